@@ -1,0 +1,92 @@
+"""The ``tischblock`` command line.
+
+    tischblock score SHEET.json     score a sheet, print lines, totals, status and result as JSON
+    tischblock rulesets             list the rulesets with their options and entry kinds
+    tischblock app [--port N]       serve the app in the browser and print its URL
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from scoring import RuleViolation, Sheet, UnknownRuleset, all_rulesets, score_sheet
+from scoring.engine import german_validation_message
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """Score a sheet file; exit 1 with a message naming entry and rule if it is invalid."""
+    path = Path(args.sheet)
+    try:
+        sheet = Sheet.from_json(path.read_bytes())
+    except OSError as error:
+        print(f"Fehler: {path} kann nicht gelesen werden: {error.strerror}", file=sys.stderr)
+        return 2
+    except ValidationError as error:
+        print(f"Fehler: {path} ist kein gültiges Blatt: {german_validation_message(error)}", file=sys.stderr)
+        return 1
+    try:
+        score = score_sheet(sheet)
+    except (RuleViolation, UnknownRuleset) as error:
+        print(f"Fehler: {error}", file=sys.stderr)
+        return 1
+    _print_json(score.json_dict())
+    return 0
+
+
+def cmd_rulesets(args: argparse.Namespace) -> int:
+    """List every registered ruleset with its options."""
+    described = [r.describe() for r in all_rulesets()]
+    if args.json:
+        _print_json(described)
+        return 0
+    for info in described:
+        counts = " oder ".join(str(n) for n in info["participants"]["counts"])
+        who = "Mannschaften" if info["participants"]["kind"] == "team" else "Spieler"
+        print(f"{info['id']}  (Version {info['version']}): {info['title']}, {counts} {who}, Quelle {info['source']}")
+        for option in info["options"]:
+            print(f"    {option['name']} = {json.dumps(option['default'], ensure_ascii=False)}  {option['description']}")
+        print(f"    Einträge: {', '.join(info['entry_kinds'])}")
+    return 0
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    """Serve the app in the browser (the Flet web view)."""
+    import main as app_main
+
+    app_main.serve(port=args.port, host=args.host)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tischblock", description="Tischblock: die Tischliste für Kartenturniere")
+    sub = parser.add_subparsers(dest="command", required=True)
+    score = sub.add_parser("score", help="ein Blatt (JSON) werten und das Ergebnis als JSON ausgeben")
+    score.add_argument("sheet", help="Pfad zur Blatt-Datei (siehe docs/sheet-format.md)")
+    score.set_defaults(func=cmd_score)
+    rulesets = sub.add_parser("rulesets", help="die Regelwerke mit ihren Optionen auflisten")
+    rulesets.add_argument("--json", action="store_true", help="als JSON ausgeben")
+    rulesets.set_defaults(func=cmd_rulesets)
+    app = sub.add_parser("app", help="die App im Browser bereitstellen und die URL ausgeben")
+    app.add_argument("--port", type=int, default=8550)
+    app.add_argument("--host", default="127.0.0.1")
+    app.set_defaults(func=cmd_app)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

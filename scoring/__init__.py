@@ -1,0 +1,52 @@
+"""Tischblock's functional core: the sheet model, the scoring engine and the rulesets.
+
+Pure functions over pydantic models; nothing here imports flet, tinydb or requests.
+
+    >>> from scoring import find_ruleset
+    >>> find_ruleset("watten-turnier").title
+    'Watten (Turnier)'
+"""
+
+from . import watten  # noqa: F401  (registers the ruleset)
+from .engine import (
+    Context,
+    Explanation,
+    Line,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    Score,
+    Status,
+    UnknownRuleset,
+    effective_entries,
+)
+from .model import Entry, Participant, Replacement, RulesetRef, Sheet, SheetContext
+from .registry import all_rulesets, find_ruleset, register
+
+__all__ = [
+    "Context",
+    "Entry",
+    "Explanation",
+    "Line",
+    "Outcome",
+    "Participant",
+    "Replacement",
+    "RuleViolation",
+    "Ruleset",
+    "RulesetRef",
+    "Score",
+    "Sheet",
+    "SheetContext",
+    "Status",
+    "UnknownRuleset",
+    "all_rulesets",
+    "effective_entries",
+    "find_ruleset",
+    "register",
+    "score_sheet",
+]
+
+
+def score_sheet(sheet: Sheet) -> Score:
+    """Score ``sheet`` with the ruleset it names."""
+    return find_ruleset(sheet.ruleset.id).score(sheet)

@@ -1,0 +1,393 @@
+"""The scoring engine every ruleset shares.
+
+``Ruleset.score(sheet)`` is a pure function of the sheet: it resolves the log (corrections
+replace their target, voids cancel it), feeds the effective entries one by one to the
+ruleset's handlers, and returns a frozen ``Score``: one ``Line`` per effective entry with the
+points it gave and why, the running totals, the status (who deals, gspannt, games left, ...)
+and the sheet's result for the tournament.
+
+A ruleset subclasses ``Ruleset`` and provides:
+
+- ``Options``: a frozen pydantic model of its house rules, with defaults;
+- ``entry_models``: for each entry kind it accepts, the pydantic model of its ``data``;
+- ``start(ctx)`` returning its own mutable state for one scoring run;
+- ``on_<kind>(state, data, ctx)`` per entry kind, returning an ``Outcome``;
+- ``status(state, ctx)`` and ``result(state, ctx)``.
+
+A handler refuses an entry by raising ``RuleViolation`` with the rule it breaks; the engine
+adds the entry number. Checking a new entry is scoring the sheet with it appended, so no
+rule is written twice.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
+
+from .model import CLOSE, CORRECTION, VOID, Entry, Frozen, Participant, RulesetRef, Sheet, SheetContext
+
+Points = dict[str, int]
+
+
+class RuleViolation(ValueError):
+    """An entry or sheet the rules do not allow. ``str()`` is a German message naming the rule."""
+
+    def __init__(self, rule: str, message: str, *, entry: int | None = None) -> None:
+        self.rule = rule
+        self.message = message
+        self.entry = entry
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = f"Eintrag {self.entry}: " if self.entry is not None else ""
+        return f"{where}{self.rule}: {self.message}"
+
+    def at_entry(self, number: int) -> RuleViolation:
+        if self.entry is None:
+            self.entry = number
+            self.args = (self._text(),)
+        return self
+
+
+class UnknownRuleset(ValueError):
+    """No ruleset is registered under that id."""
+
+
+class Explanation(Frozen):
+    """One reason on a line: which rule gave whom how many points (or just a remark)."""
+
+    rule: str
+    text: str
+    points: dict[str, int] = Field(default_factory=dict)
+
+
+class Line(Frozen):
+    """What one effective entry of the log did."""
+
+    entry: int
+    """Number of the entry in the log (1-based). A corrected entry keeps its number."""
+    kind: str
+    corrected_by: tuple[int, ...] = ()
+    points: dict[str, int]
+    explanation: tuple[Explanation, ...]
+    totals: dict[str, int]
+    """Running totals: the sum of ``points`` of this and every earlier line."""
+    stand: dict[str, int] | None = None
+    """The ruleset's running count where it restarts (the open Bummerl), if it has one."""
+
+
+class Status(Frozen):
+    """Where the sheet stands now, as the table needs to see it."""
+
+    finished: bool = False
+    """No further game can be entered (the round is complete, ended by time, or closed)."""
+    closed: bool = False
+    """The sheet was closed and signed."""
+    dealer: str | None = None
+    """Participant id who deals (or is Rufer / Vorhand, as the ruleset says) next."""
+    messages: tuple[str, ...] = ()
+    """German lines for the table ("Team A ist gspannt", "Pflichtsolo offen: Anna")."""
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class Score(Frozen):
+    """The full evaluation of a sheet."""
+
+    ruleset: RulesetRef
+    lines: tuple[Line, ...]
+    totals: dict[str, int]
+    status: Status
+    result: SerializeAsAny[BaseModel]
+
+    def json_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude={"ruleset"})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a handler returns: points per participant and the reasons for them."""
+
+    points: Mapping[str, int]
+    explanation: Sequence[Explanation]
+    stand: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class EffectiveEntry:
+    """An entry as it counts after corrections and voids."""
+
+    number: int
+    kind: str
+    data: Mapping[str, Any]
+    corrected_by: tuple[int, ...]
+
+
+def effective_entries(entries: Sequence[Entry]) -> list[EffectiveEntry]:
+    """Resolve the log: corrections replace their target, voids cancel it.
+
+    Only an entry that came earlier and is itself a game, event or close can be targeted;
+    the latest correction of an entry wins; a void cancels the entry whatever corrections it had.
+    """
+    current: dict[int, tuple[str, Mapping[str, Any], tuple[int, ...]]] = {}
+    voided: set[int] = set()
+    for number, entry in enumerate(entries, start=1):
+        if entry.kind in (CORRECTION, VOID):
+            target = entry.target
+            assert target is not None  # guaranteed by Entry's validator
+            if target >= number or target not in current:
+                raise RuleViolation(
+                    "Korrekturen",
+                    f"Eintrag {target} gibt es nicht oder er ist selbst eine Korrektur/Streichung",
+                    entry=number,
+                )
+            if target in voided:
+                raise RuleViolation("Korrekturen", f"Eintrag {target} ist bereits gestrichen", entry=number)
+            if entry.kind == VOID:
+                voided.add(target)
+            else:
+                assert entry.replacement is not None
+                _, _, trail = current[target]
+                current[target] = (entry.replacement.kind, entry.replacement.data, (*trail, number))
+        else:
+            current[number] = (entry.kind, entry.data, ())
+    return [
+        EffectiveEntry(number, kind, data, trail)
+        for number, (kind, data, trail) in sorted(current.items())
+        if number not in voided
+    ]
+
+
+_PYDANTIC_DE = {
+    "missing": "fehlt",
+    "extra_forbidden": "ist hier nicht vorgesehen",
+    "int_type": "muss eine ganze Zahl sein",
+    "int_parsing": "muss eine ganze Zahl sein",
+    "int_from_float": "muss eine ganze Zahl sein",
+    "bool_type": "muss ja/nein sein",
+    "bool_parsing": "muss ja/nein sein",
+    "string_type": "muss ein Text sein",
+    "literal_error": "hat keinen erlaubten Wert",
+    "enum": "hat keinen erlaubten Wert",
+    "greater_than_equal": "ist zu klein",
+    "greater_than": "ist zu klein",
+    "less_than_equal": "ist zu groß",
+    "less_than": "ist zu groß",
+    "list_type": "muss eine Liste sein",
+    "tuple_type": "muss eine Liste sein",
+    "too_short": "hat zu wenige Einträge",
+    "too_long": "hat zu viele Einträge",
+}
+
+
+def german_validation_message(error: ValidationError) -> str:
+    """A German summary of a pydantic error: which field, what is wrong with it."""
+    parts = []
+    for item in error.errors():
+        field = ".".join(str(p) for p in item["loc"]) or "Eingabe"
+        if item["type"] == "value_error":
+            text = str(item.get("ctx", {}).get("error", item["msg"]))
+            parts.append(f"{field}: {text}" if item["loc"] else text)
+            continue
+        what = _PYDANTIC_DE.get(item["type"], "ist ungültig")
+        expected = item.get("ctx", {}).get("expected")
+        limit = item.get("ctx", {}).get("ge", item.get("ctx", {}).get("le"))
+        suffix = f" (erlaubt: {expected})" if expected else (f" (Grenze: {limit})" if limit is not None else "")
+        parts.append(f"Feld '{field}' {what}{suffix}")
+    return "; ".join(parts)
+
+
+class NoResult(Frozen):
+    """Result of a ruleset that has none beyond its totals."""
+
+
+StateT = TypeVar("StateT")
+OptionsT = TypeVar("OptionsT", bound=Frozen)
+
+
+@dataclass(frozen=True)
+class Context(Generic[OptionsT]):
+    """What a handler may read besides its state: the sheet, its options, the entry number."""
+
+    sheet: Sheet
+    options: OptionsT
+    entry: int = 0
+
+    @property
+    def participant_ids(self) -> tuple[str, ...]:
+        return self.sheet.participant_ids
+
+    def name(self, participant_id: str) -> str:
+        return self.sheet.participant(participant_id).name
+
+    def require_participant(self, participant_id: str, rule: str, field: str) -> str:
+        if participant_id not in self.participant_ids:
+            raise RuleViolation(rule, f"'{participant_id}' ({field}) sitzt nicht an diesem Tisch")
+        return participant_id
+
+
+class CloseData(Frozen):
+    """Data of a ``close`` entry: who signed the sheet, and an override the organizer recorded."""
+
+    signed_by: str = Field(min_length=1, max_length=80)
+    override: str | None = Field(default=None, max_length=500)
+
+
+class Ruleset(ABC, Generic[StateT, OptionsT]):
+    """Base class of every ruleset. Subclasses are registered with ``registry.register``."""
+
+    id: ClassVar[str]
+    version: ClassVar[int] = 1
+    title: ClassVar[str]
+    source: ClassVar[str]
+    """The rule document under ``../shared/rules/`` this ruleset implements."""
+    participant_kind: ClassVar[Literal["team", "player"]]
+    participant_counts: ClassVar[tuple[int, ...]]
+    zero_sum: ClassVar[bool] = False
+    Options: ClassVar[type[Frozen]]
+    entry_models: ClassVar[dict[str, type[BaseModel]]]
+    """Entry kinds this ruleset accepts besides correction/void/close, with their data models."""
+
+    # -- options -------------------------------------------------------------------------
+    def options(self, values: Mapping[str, Any] | None = None) -> OptionsT:
+        """The options object, defaults filled in; unknown or invalid options are refused."""
+        try:
+            return self.Options.model_validate(dict(values or {}))  # type: ignore[return-value]
+        except ValidationError as error:
+            raise RuleViolation("Optionen", german_validation_message(error)) from None
+
+    def ref(self, options: Mapping[str, Any] | None = None) -> RulesetRef:
+        """A ruleset reference with every option snapshotted, for a new sheet."""
+        return RulesetRef(id=self.id, version=self.version, options=self.options(options).model_dump(mode="json"))
+
+    def new_sheet(
+        self,
+        participants: Sequence[Participant],
+        context: SheetContext | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Sheet:
+        """A fresh, empty sheet under this ruleset (participants checked)."""
+        sheet = Sheet(ruleset=self.ref(options), participants=tuple(participants), context=context or SheetContext())
+        self.score(sheet)
+        return sheet
+
+    # -- scoring -------------------------------------------------------------------------
+    def score(self, sheet: Sheet) -> Score:
+        """Score the whole sheet from its raw log. Raises ``RuleViolation`` naming entry and rule."""
+        self._check_ref(sheet)
+        options = self.options(sheet.ruleset.options)
+        self.check_participants(sheet)
+        ctx: Context[OptionsT] = Context(sheet, options)
+        state = self.start(ctx)
+        ids = sheet.participant_ids
+        totals = {pid: 0 for pid in ids}
+        lines: list[Line] = []
+        closed = False
+        for eff in effective_entries(sheet.entries):
+            ctx = Context(sheet, options, eff.number)
+            try:
+                if closed:
+                    raise RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden")
+                outcome = self._apply(state, eff, ctx)
+                if eff.kind == CLOSE:
+                    closed = True
+                points = {pid: int(outcome.points.get(pid, 0)) for pid in ids}
+                stray = set(outcome.points) - set(ids)
+                if stray:
+                    raise AssertionError(f"{self.id}: points for unknown participants {stray}")
+                if self.zero_sum and sum(points.values()) != 0:
+                    raise AssertionError(f"{self.id}: entry {eff.number} is not zero-sum: {points}")
+            except RuleViolation as violation:
+                raise violation.at_entry(eff.number) from None
+            totals = {pid: totals[pid] + points[pid] for pid in ids}
+            lines.append(
+                Line(
+                    entry=eff.number,
+                    kind=eff.kind,
+                    corrected_by=eff.corrected_by,
+                    points=points,
+                    explanation=tuple(outcome.explanation),
+                    totals=totals,
+                    stand=dict(outcome.stand) if outcome.stand is not None else None,
+                )
+            )
+        status = self.status(state, ctx)
+        if closed:
+            status = status.model_copy(update={"closed": True, "finished": True})
+        return Score(ruleset=sheet.ruleset, lines=tuple(lines), totals=totals, status=status, result=self.result(state, ctx))
+
+    def check(self, sheet: Sheet, entry: Entry) -> Score:
+        """Check ``entry`` against the sheet as it stands; return the score with it, or raise."""
+        return self.score(sheet.with_entry(entry))
+
+    def _check_ref(self, sheet: Sheet) -> None:
+        if sheet.ruleset.id != self.id:
+            raise RuleViolation("Regelwerk", f"Das Blatt gehört zu '{sheet.ruleset.id}', nicht zu '{self.id}'")
+        if sheet.ruleset.version > self.version:
+            raise RuleViolation(
+                "Regelwerk",
+                f"Das Blatt braucht '{self.id}' Version {sheet.ruleset.version}; diese App kennt Version {self.version}",
+            )
+
+    def check_participants(self, sheet: Sheet) -> None:
+        count = len(sheet.participants)
+        if count not in self.participant_counts:
+            allowed = " oder ".join(str(n) for n in self.participant_counts)
+            who = "Mannschaften" if self.participant_kind == "team" else "Spieler"
+            raise RuleViolation("Teilnehmer", f"{self.title} braucht {allowed} {who}, das Blatt hat {count}")
+
+    def _apply(self, state: StateT, eff: EffectiveEntry, ctx: Context[OptionsT]) -> Outcome:
+        if eff.kind == CLOSE:
+            model: type[BaseModel] = CloseData
+        elif eff.kind in self.entry_models:
+            model = self.entry_models[eff.kind]
+        else:
+            known = ", ".join(sorted([*self.entry_models, CLOSE]))
+            raise RuleViolation("Eintragsarten", f"'{eff.kind}' gibt es bei {self.title} nicht (bekannt: {known})")
+        try:
+            data = model.model_validate(dict(eff.data))
+        except ValidationError as error:
+            raise RuleViolation("Eingabe", german_validation_message(error)) from None
+        handler = getattr(self, f"on_{eff.kind.replace('-', '_')}")
+        return handler(state, data, ctx)
+
+    def on_close(self, state: StateT, data: CloseData, ctx: Context[OptionsT]) -> Outcome:
+        """Close and sign the sheet. Rulesets with closing conditions override this."""
+        return Outcome({}, [Explanation(rule="Abschluss", text=f"Abgeschlossen und unterschrieben von {data.signed_by}")])
+
+    # -- to implement ----------------------------------------------------------------------
+    @abstractmethod
+    def start(self, ctx: Context[OptionsT]) -> StateT:
+        """A fresh state for one scoring run of the sheet in ``ctx``."""
+
+    @abstractmethod
+    def status(self, state: StateT, ctx: Context[OptionsT]) -> Status:
+        """Where the sheet stands after the last entry."""
+
+    def result(self, state: StateT, ctx: Context[OptionsT]) -> BaseModel:
+        return NoResult()
+
+    # -- description -----------------------------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        """What ``tischblock rulesets`` prints: id, title, source, participants, options, entry kinds."""
+        options = []
+        for name, field in self.Options.model_fields.items():
+            options.append(
+                {
+                    "name": name,
+                    "default": field.get_default(call_default_factory=True),
+                    "description": field.description or "",
+                }
+            )
+        return {
+            "id": self.id,
+            "version": self.version,
+            "title": self.title,
+            "source": self.source,
+            "participants": {"kind": self.participant_kind, "counts": list(self.participant_counts)},
+            "options": options,
+            "entry_kinds": sorted([*self.entry_models, CLOSE, CORRECTION, VOID]),
+        }

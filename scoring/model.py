@@ -1,0 +1,162 @@
+"""The scoresheet: who plays, where, under which rules, and the log of what happened.
+
+A sheet stores raw inputs only. Totals, status and results are never stored as truth:
+``Ruleset.score(sheet)`` recomputes them from the log every time (see ``engine.py``).
+
+The log is append-only. A past entry is never rewritten: a ``correction`` entry names the
+entry it replaces (``target``) and carries the replacement, a ``void`` entry names the entry
+it cancels. Both stay in the log with time, device and reason, so the trail of every change
+is the log itself.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SHEET_FORMAT = "tischblock-sheet"
+SHEET_FORMAT_VERSION = 1
+
+#: Log entries every ruleset understands; the rulesets add their own game and event kinds.
+CORRECTION = "correction"
+VOID = "void"
+CLOSE = "close"
+GENERIC_KINDS = frozenset({CORRECTION, VOID, CLOSE})
+
+_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
+_KIND_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
+
+
+class Frozen(BaseModel):
+    """Base for the sheet's values: immutable, and unknown fields are an error, not noise."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Participant(Frozen):
+    """A team or a player at the table.
+
+    ``id`` is the key used in entries and totals (short, e.g. ``"A"`` or ``"p1"``).
+    ``start_number`` is the tournament's Startnummer and identifies the participant across
+    the sheets of a tournament; ``seat`` is the place at the table (1 = first seat, going
+    clockwise), which fixes the order of dealing.
+    """
+
+    id: str = Field(pattern=_ID_PATTERN)
+    name: str = Field(min_length=1, max_length=80)
+    seat: int | None = Field(default=None, ge=1, le=8)
+    start_number: int | None = Field(default=None, ge=1)
+    members: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """Identity across sheets of one tournament: the Startnummer, else the name."""
+        return f"#{self.start_number}" if self.start_number is not None else self.name
+
+
+class SheetContext(Frozen):
+    """Where the sheet belongs: tournament, round, table and who writes it."""
+
+    tournament: str | None = None
+    round_label: Literal["Durchgang", "Serie", "Runde", "Spielabend"] = "Spielabend"
+    round: int | None = Field(default=None, ge=1)
+    table: int | None = Field(default=None, ge=1)
+    written_by: str | None = None
+    """Participant id (or seat) of the team or Listenführer who keeps this sheet."""
+
+
+class RulesetRef(Frozen):
+    """The ruleset a sheet is scored by, with the options in force snapshotted."""
+
+    id: str
+    version: int = Field(ge=1)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Replacement(Frozen):
+    """What a correction puts in place of the entry it targets."""
+
+    kind: str = Field(pattern=_KIND_PATTERN)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Entry(Frozen):
+    """One line of the log: a game, an event the rules know, a correction, a void, a close.
+
+    ``kind`` is ``"game"`` for a played game or a ruleset's event (``"vergeben"``,
+    ``"zeitlimit"``, ``"strafe"``, ...); ``data`` holds its raw inputs, which the ruleset
+    validates. Entries are numbered from 1 in log order; ``target`` of a correction or
+    void is such a number.
+    """
+
+    kind: str = Field(pattern=_KIND_PATTERN)
+    data: dict[str, Any] = Field(default_factory=dict)
+    target: int | None = Field(default=None, ge=1)
+    replacement: Replacement | None = None
+    at: datetime | None = None
+    device: str | None = Field(default=None, max_length=80)
+    reason: str | None = Field(default=None, max_length=500)
+
+    @model_validator(mode="after")
+    def _shape(self) -> Entry:
+        if self.kind in (CORRECTION, VOID) and self.target is None:
+            raise ValueError(f"Ein Eintrag '{self.kind}' braucht 'target' (die Nummer des Eintrags).")
+        if self.kind not in (CORRECTION, VOID) and self.target is not None:
+            raise ValueError(f"'target' gibt es nur bei Korrektur und Streichung, nicht bei '{self.kind}'.")
+        if (self.kind == CORRECTION) != (self.replacement is not None):
+            raise ValueError("Eine Korrektur braucht genau eine 'replacement'; andere Einträge keine.")
+        if self.replacement is not None and self.replacement.kind in GENERIC_KINDS - {CLOSE}:
+            raise ValueError("Eine Korrektur kann keine Korrektur oder Streichung enthalten.")
+        return self
+
+    @classmethod
+    def now(cls, kind: str, data: dict[str, Any] | None = None, **fields: Any) -> Entry:
+        """An entry stamped with the current UTC time."""
+        return cls(kind=kind, data=data or {}, at=datetime.now(timezone.utc), **fields)
+
+
+class Sheet(Frozen):
+    """A scoresheet (Tischliste) of one table for one round."""
+
+    format: Literal["tischblock-sheet"] = SHEET_FORMAT
+    format_version: int = SHEET_FORMAT_VERSION
+    id: uuid.UUID = Field(default_factory=uuid.uuid4)
+    ruleset: RulesetRef
+    participants: tuple[Participant, ...] = Field(min_length=1)
+    context: SheetContext = SheetContext()
+    entries: tuple[Entry, ...] = ()
+
+    @field_validator("participants")
+    @classmethod
+    def _unique_participants(cls, value: tuple[Participant, ...]) -> tuple[Participant, ...]:
+        ids = [p.id for p in value]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"Teilnehmer-IDs müssen eindeutig sein: {ids}")
+        seats = [p.seat for p in value if p.seat is not None]
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"Jeder Platz darf nur einmal besetzt sein: {seats}")
+        return value
+
+    @property
+    def participant_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.participants)
+
+    def participant(self, participant_id: str) -> Participant:
+        for p in self.participants:
+            if p.id == participant_id:
+                return p
+        raise KeyError(participant_id)
+
+    def with_entry(self, entry: Entry) -> Sheet:
+        """A copy of the sheet with ``entry`` appended to the log (nothing is checked here)."""
+        return self.model_copy(update={"entries": (*self.entries, entry)})
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2, exclude_none=True)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Sheet:
+        return cls.model_validate_json(text)

@@ -1,0 +1,461 @@
+"""Watten, team tournament (``../shared/rules/watten-turnier.txt``), ruleset ``watten-turnier``.
+
+A sheet is one Durchgang at one table: two teams play ``bummerl_count`` Bummerl (Regel 1: 3)
+to ``target`` points (Regel 1: 15). Each entry is one deal:
+
+- ``game``: a game played to the end: ``winner`` and ``value`` (2, raised by one per
+  Ausschaffen: 3, 4, ...). Against a gspannt team the value is 3 (Regel 8), which is also
+  the default; a gspannt team's own win counts 2, or 3 when the opponents had raised.
+- ``gehen``: the gspannt ``team`` goes after the announcement; the opponents get 2 (Regel 8).
+- ``ausschaffen``: the gspannt ``team`` raised itself, which it may not; the opponents
+  get 2 (Regel 8).
+- ``vergeben``: a misdeal; the dealer's opponents get 2 (Regel 6). The engine knows who
+  deals; ``dealer`` may name another team if the table dealt out of turn.
+- ``betrug``: ``cheater`` caught cheating (Bscheißn) and the parties agreed: the open
+  Bummerl is scored 30:0 against the cheater (Regel 10).
+- ``zeitlimit``: the time limit ended the Durchgang: the open Bummerl ends with the points
+  written and no winner, both teams get their written points (Regel 11).
+
+How this ruleset reads the document where it is not explicit:
+
+- A team is gspannt with ``target - 2`` or ``target - 1`` points (Regel 8: 13 or 14 of 15).
+  When both are gspannt, either side winning a played game is "the opponents of a gspannt
+  team" and gets 3; either may go, giving the other 2.
+- Dealing alternates between the teams with every deal, Vergeben and Gehen included. The
+  first Bummerl of a Durchgang is dealt by the team with the higher Startnummer, every
+  later one by the winner of the Bummerl before (Regel 3); after a Bummerl without winner
+  (impossible except by time limit) the deal simply passes on. Without Startnummern the
+  first team listed deals first.
+- Bummerl score (Regel 12): the winner gets ``2 * target`` (30) minus the loser's points,
+  the loser its own points; a Bummerl ended by the time limit gives each team its written
+  points (Regel 11); a Bummerl lost by cheating is 30:0 (Regel 10).
+- ``totals`` are the points written over the whole Durchgang; ``stand`` on each line is the
+  open Bummerl; the tournament counts the Bummerl scores in ``result``.
+- Ranking (Regel 13, see ``standings``): Bummerl won; then the better Punkteverhältnis,
+  read as the quotient of Bummerl-score points scored to points conceded (a team that
+  conceded none is best); then more points scored; then the Bummerl won in the direct
+  encounters among the tied teams. Teams that are still level, or tied teams of which some
+  never met, need an Entscheidungsbummerl.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import Field
+
+from .engine import Context, Explanation, Outcome, RuleViolation, Ruleset, Status
+from .model import Frozen, Sheet
+from .registry import register
+
+R1 = "Regel 1 (3 Bummerl bis 15)"
+R3 = "Regel 3 (erstes Spiel)"
+R6 = "Regel 6 (Vergeben)"
+R8 = "Regel 8 (gspannt)"
+R10 = "Regel 10 (Bscheißn)"
+R11 = "Regel 11 (Zeitlimit)"
+R12 = "Regel 12 (Wertung)"
+R13 = "Regel 13 (Sieger)"
+SPIELWERT = "Spielwert (2, je Ausschaffen +1)"
+
+
+class WattenOptions(Frozen):
+    target: int = Field(default=15, ge=5, le=50, description="Ein Bummerl geht bis zu diesen Punkten (Regel 1)")
+    bummerl_count: int = Field(default=3, ge=1, le=9, description="Bummerl pro Durchgang (Regel 1)")
+
+
+class GameData(Frozen):
+    winner: str
+    value: int | None = Field(default=None, description="2, 3, 4, ...; leer: 2, gegen Gspannte 3")
+
+
+class TeamData(Frozen):
+    team: str
+
+
+class VergebenData(Frozen):
+    dealer: str | None = None
+
+
+class BetrugData(Frozen):
+    cheater: str
+
+
+class ZeitlimitData(Frozen):
+    pass
+
+
+class BummerlResult(Frozen):
+    number: int
+    stand: dict[str, int]
+    winner: str | None
+    ended_by: Literal["ziel", "betrug", "zeitlimit"]
+    score: dict[str, int]
+    """Bummerl score (Wertung) per team."""
+
+
+class TeamResult(Frozen):
+    bummerl_won: int
+    points: int
+    """Bummerl-score points scored (Regel 12)."""
+    points_against: int
+    written: int
+    """Points written over the Durchgang."""
+
+
+class WattenResult(Frozen):
+    finished: bool
+    teams: dict[str, TeamResult]
+    bummerl: tuple[BummerlResult, ...]
+
+
+@dataclass
+class _State:
+    teams: tuple[str, str]
+    stand: dict[str, int]
+    dealer: str
+    bummerl: list[BummerlResult] = field(default_factory=list)
+    games_in_bummerl: int = 0
+    ended_by_time: bool = False
+
+    def other(self, team: str) -> str:
+        return self.teams[1] if team == self.teams[0] else self.teams[0]
+
+
+@register
+class WattenTurnier(Ruleset[_State, WattenOptions]):
+    id = "watten-turnier"
+    version = 1
+    title = "Watten (Turnier)"
+    source = "watten-turnier.txt"
+    participant_kind = "team"
+    participant_counts = (2,)
+    zero_sum = False
+    Options = WattenOptions
+    entry_models = {
+        "game": GameData,
+        "gehen": TeamData,
+        "ausschaffen": TeamData,
+        "vergeben": VergebenData,
+        "betrug": BetrugData,
+        "zeitlimit": ZeitlimitData,
+    }
+
+    # -- state -----------------------------------------------------------------------------
+    def start(self, ctx: Context[WattenOptions]) -> _State:
+        a, b = ctx.sheet.participants
+        first = b if (b.start_number or 0) > (a.start_number or 0) else a
+        return _State(teams=(a.id, b.id), stand={a.id: 0, b.id: 0}, dealer=first.id)
+
+    def _finished(self, state: _State, ctx: Context[WattenOptions]) -> bool:
+        return state.ended_by_time or len(state.bummerl) >= ctx.options.bummerl_count
+
+    def _require_open(self, state: _State, ctx: Context[WattenOptions]) -> None:
+        if state.ended_by_time:
+            raise RuleViolation(R11, "Der Durchgang wurde durch das Zeitlimit beendet")
+        if self._finished(state, ctx):
+            raise RuleViolation(R1, f"Der Durchgang ist mit {ctx.options.bummerl_count} Bummerl beendet")
+
+    def gspannt(self, state: _State, team: str, options: WattenOptions) -> bool:
+        """Regel 8: gspannt with 13 or 14 points (``target - 2`` or ``target - 1``)."""
+        return options.target - 2 <= state.stand[team] < options.target
+
+    def _team(self, ctx: Context[WattenOptions], team: str, what: str) -> str:
+        return ctx.require_participant(team, "Teilnehmer", what)
+
+    # -- writing points --------------------------------------------------------------------
+    def _write(
+        self, state: _State, ctx: Context[WattenOptions], team: str, points: int, reasons: list[Explanation]
+    ) -> Outcome:
+        """Give ``team`` its points, pass the deal on, and close the Bummerl at the target."""
+        state.stand[team] += points
+        state.games_in_bummerl += 1
+        stand = dict(state.stand)
+        state.dealer = state.other(state.dealer)
+        if state.stand[team] >= ctx.options.target:
+            reasons.append(self._close_bummerl(state, ctx, winner=team, ended_by="ziel"))
+        return Outcome({team: points}, reasons, stand)
+
+    def _close_bummerl(
+        self, state: _State, ctx: Context[WattenOptions], winner: str | None, ended_by: Literal["ziel", "betrug", "zeitlimit"]
+    ) -> Explanation:
+        number = len(state.bummerl) + 1
+        base = 2 * ctx.options.target
+        if ended_by == "betrug":
+            assert winner is not None
+            score = {winner: base, state.other(winner): 0}
+            text = f"Bummerl {number} wird {base}:0 für {ctx.name(winner)} gewertet"
+            rule = R10
+        elif winner is None:
+            score = dict(state.stand)
+            text = f"Bummerl {number} endet ohne Sieger beim Stand {self._stand_text(state, ctx)}; beide erhalten ihre Punkte"
+            rule = R11
+        else:
+            loser = state.other(winner)
+            score = {winner: base - state.stand[loser], loser: state.stand[loser]}
+            text = (
+                f"Bummerl {number} gewinnt {ctx.name(winner)} {self._stand_text(state, ctx)}: "
+                f"{base}-{state.stand[loser]} = {score[winner]} für {ctx.name(winner)}, {score[loser]} für {ctx.name(loser)}"
+            )
+            rule = R12
+        score = {t: score[t] for t in state.teams}
+        state.bummerl.append(
+            BummerlResult(number=number, stand=dict(state.stand), winner=winner, ended_by=ended_by, score=score)
+        )
+        state.stand = {t: 0 for t in state.teams}
+        state.games_in_bummerl = 0
+        if winner is not None:
+            state.dealer = winner
+            if not self._finished(state, ctx):
+                text += f"; {ctx.name(winner)} gibt das erste Spiel des nächsten Bummerl (Regel 3)"
+        return Explanation(rule=rule, text=text, points=score)
+
+    def _stand_text(self, state: _State, ctx: Context[WattenOptions]) -> str:
+        a, b = state.teams
+        return f"{state.stand[a]}:{state.stand[b]}"
+
+    # -- entries -----------------------------------------------------------------------------
+    def on_game(self, state: _State, data: GameData, ctx: Context[WattenOptions]) -> Outcome:
+        self._require_open(state, ctx)
+        winner = self._team(ctx, data.winner, "Sieger")
+        loser = state.other(winner)
+        opts = ctx.options
+        if self.gspannt(state, loser, opts):
+            value = 3 if data.value is None else data.value
+            if value >= 4:
+                raise RuleViolation(R8, f"{ctx.name(loser)} ist gspannt und kann nicht mehr auf {value} ausgeschafft werden")
+            if value != 3:
+                raise RuleViolation(R8, f"Gegen die gspannte Mannschaft {ctx.name(loser)} zählt ein gewonnenes Spiel 3, nicht {value}")
+            reason = Explanation(
+                rule=R8,
+                text=f"{ctx.name(loser)} ist gspannt und ging nicht: {ctx.name(winner)} gewinnt und schreibt 3",
+                points={winner: 3},
+            )
+        elif self.gspannt(state, winner, opts):
+            value = 2 if data.value is None else data.value
+            if value >= 4:
+                raise RuleViolation(R8, f"{ctx.name(winner)} ist gspannt und kann nicht auf {value} ausgeschafft werden")
+            if value < 2:
+                raise RuleViolation(SPIELWERT, f"Ein Spiel zählt mindestens 2, nicht {value}")
+            reason = Explanation(rule=SPIELWERT, text=f"{ctx.name(winner)} (gspannt) gewinnt das Spiel zu {value}", points={winner: value})
+        else:
+            value = 2 if data.value is None else data.value
+            if value < 2:
+                raise RuleViolation(SPIELWERT, f"Ein Spiel zählt mindestens 2, nicht {value}")
+            raised = f", {value - 2}x ausgeschafft" if value > 2 else ""
+            reason = Explanation(rule=SPIELWERT, text=f"{ctx.name(winner)} gewinnt das Spiel zu {value}{raised}", points={winner: value})
+        return self._write(state, ctx, winner, value, [reason])
+
+    def on_gehen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
+        self._require_open(state, ctx)
+        team = self._team(ctx, data.team, "Mannschaft")
+        if not self.gspannt(state, team, ctx.options):
+            raise RuleViolation(R8, f"Gehen darf nur eine gspannte Mannschaft; {ctx.name(team)} hat {state.stand[team]}")
+        other = state.other(team)
+        reason = Explanation(rule=R8, text=f"{ctx.name(team)} ist gspannt und geht: {ctx.name(other)} erhält 2", points={other: 2})
+        return self._write(state, ctx, other, 2, [reason])
+
+    def on_ausschaffen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
+        self._require_open(state, ctx)
+        team = self._team(ctx, data.team, "Mannschaft")
+        if not self.gspannt(state, team, ctx.options):
+            raise RuleViolation(R8, f"Nur eine gspannte Mannschaft kann unerlaubt ausschaffen; {ctx.name(team)} ist nicht gspannt")
+        other = state.other(team)
+        reason = Explanation(
+            rule=R8, text=f"{ctx.name(team)} ist gspannt und hat selbst ausgeschafft: {ctx.name(other)} schreibt 2", points={other: 2}
+        )
+        return self._write(state, ctx, other, 2, [reason])
+
+    def on_vergeben(self, state: _State, data: VergebenData, ctx: Context[WattenOptions]) -> Outcome:
+        self._require_open(state, ctx)
+        reasons = []
+        if data.dealer is not None:
+            dealer = self._team(ctx, data.dealer, "Geber")
+            if dealer != state.dealer:
+                reasons.append(Explanation(rule=R3, text=f"Geber war {ctx.name(dealer)} statt {ctx.name(state.dealer)}"))
+                state.dealer = dealer
+        dealer = state.dealer
+        other = state.other(dealer)
+        reasons.append(Explanation(rule=R6, text=f"{ctx.name(dealer)} hat vergeben: {ctx.name(other)} erhält 2", points={other: 2}))
+        return self._write(state, ctx, other, 2, reasons)
+
+    def on_betrug(self, state: _State, data: BetrugData, ctx: Context[WattenOptions]) -> Outcome:
+        self._require_open(state, ctx)
+        cheater = self._team(ctx, data.cheater, "Betrüger")
+        stand = dict(state.stand)
+        reason = Explanation(rule=R10, text=f"{ctx.name(cheater)} beim Bscheißn erwischt")
+        closing = self._close_bummerl(state, ctx, winner=state.other(cheater), ended_by="betrug")
+        return Outcome({}, [reason, closing], stand)
+
+    def on_zeitlimit(self, state: _State, data: ZeitlimitData, ctx: Context[WattenOptions]) -> Outcome:
+        self._require_open(state, ctx)
+        stand = dict(state.stand)
+        reasons = [Explanation(rule=R11, text="Zeitlimit erreicht: der Durchgang ist beendet")]
+        if state.games_in_bummerl:
+            reasons.append(self._close_bummerl(state, ctx, winner=None, ended_by="zeitlimit"))
+        state.ended_by_time = True
+        return Outcome({}, reasons, stand)
+
+    # -- reading -----------------------------------------------------------------------------
+    def status(self, state: _State, ctx: Context[WattenOptions]) -> Status:
+        opts = ctx.options
+        won = self._bummerl_won(state)
+        finished = self._finished(state, ctx)
+        gspannt = [t for t in state.teams if self.gspannt(state, t, opts)]
+        messages: list[str] = []
+        if finished:
+            messages.append("Durchgang beendet" + (" (Zeitlimit)" if state.ended_by_time else ""))
+        else:
+            number = len(state.bummerl) + 1
+            messages.append(f"Bummerl {number} von {opts.bummerl_count}, Stand {self._stand_text(state, ctx)}")
+            messages.extend(f"{ctx.name(t)} ist gspannt" for t in gspannt)
+            messages.append(f"Es gibt: {ctx.name(state.dealer)}")
+        a, b = state.teams
+        messages.append(f"Bummerl gewonnen {ctx.name(a)} {won[a]} : {won[b]} {ctx.name(b)}")
+        return Status(
+            finished=finished,
+            dealer=None if finished else state.dealer,
+            messages=tuple(messages),
+            details={
+                "bummerl": len(state.bummerl) + (0 if finished else 1),
+                "bummerl_count": opts.bummerl_count,
+                "stand": dict(state.stand),
+                "gspannt": gspannt,
+                "bummerl_won": won,
+                "time_limit": state.ended_by_time,
+            },
+        )
+
+    def _bummerl_won(self, state: _State) -> dict[str, int]:
+        return {t: sum(1 for b in state.bummerl if b.winner == t) for t in state.teams}
+
+    def result(self, state: _State, ctx: Context[WattenOptions]) -> WattenResult:
+        won = self._bummerl_won(state)
+        written = {t: sum(b.stand[t] for b in state.bummerl) + state.stand[t] for t in state.teams}
+        teams = {}
+        for t in state.teams:
+            points = sum(b.score[t] for b in state.bummerl)
+            against = sum(b.score[state.other(t)] for b in state.bummerl)
+            teams[t] = TeamResult(bummerl_won=won[t], points=points, points_against=against, written=written[t])
+        return WattenResult(finished=self._finished(state, ctx), teams=teams, bummerl=tuple(state.bummerl))
+
+    # -- tournament ----------------------------------------------------------------------------
+    def standings(self, sheets: Sequence[Sheet]) -> tuple[Standing, ...]:
+        """Regel 13: the ranking over all Durchgänge (one sheet per table and Durchgang)."""
+        rows: dict[str, _Row] = {}
+        meetings: dict[frozenset[str], dict[str, int]] = {}
+        for sheet in sheets:
+            result = self.score(sheet).result
+            assert isinstance(result, WattenResult)
+            keys = {p.id: p.key for p in sheet.participants}
+            for pid, team in result.teams.items():
+                row = rows.setdefault(keys[pid], _Row(keys[pid], sheet.participant(pid).name))
+                row.bummerl_won += team.bummerl_won
+                row.points += team.points
+                row.points_against += team.points_against
+            pair = frozenset(keys.values())
+            h2h = meetings.setdefault(pair, {k: 0 for k in pair})
+            for pid, team in result.teams.items():
+                h2h[keys[pid]] += team.bummerl_won
+        return _rank(list(rows.values()), meetings)
+
+
+@dataclass
+class _Row:
+    key: str
+    name: str
+    bummerl_won: int = 0
+    points: int = 0
+    points_against: int = 0
+
+    @property
+    def ratio(self) -> Fraction | float:
+        return float("inf") if self.points_against == 0 else Fraction(self.points, self.points_against)
+
+    def primary(self) -> tuple[int, Fraction | float, int]:
+        return (self.bummerl_won, self.ratio, self.points)
+
+
+class Standing(Frozen):
+    """One row of the Watten ranking (Regel 13)."""
+
+    rank: int
+    key: str
+    name: str
+    bummerl_won: int
+    points: int
+    points_against: int
+    decided_by: str
+    """The criterion that separated this team from the next (or why it could not)."""
+
+
+def _rank(rows: list[_Row], meetings: dict[frozenset[str], dict[str, int]]) -> tuple[Standing, ...]:
+    rows.sort(key=lambda r: r.primary(), reverse=True)
+    groups: list[list[_Row]] = []
+    for row in rows:
+        if groups and groups[-1][0].primary() == row.primary():
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    ordered: list[tuple[_Row, int, str]] = []  # row, tie-group id, decided_by
+    group_id = 0
+    for group in groups:
+        if len(group) == 1:
+            ordered.append((group[0], group_id, ""))
+            group_id += 1
+            continue
+        keys = [r.key for r in group]
+        pairs = [frozenset((a, b)) for i, a in enumerate(keys) for b in keys[i + 1 :]]
+        if not all(p in meetings for p in pairs):
+            for r in group:
+                ordered.append((r, group_id, "Entscheidungsbummerl nötig (kein direkter Vergleich)"))
+            group_id += 1
+            continue
+        h2h = {k: sum(meetings[p].get(k, 0) for p in pairs if k in p) for k in keys}
+        group.sort(key=lambda r: h2h[r.key], reverse=True)
+        previous: int | None = None
+        for r in group:
+            if previous is not None and h2h[r.key] != previous:
+                group_id += 1
+            ordered.append((r, group_id, f"direkter Vergleich ({h2h[r.key]} Bummerl)"))
+            previous = h2h[r.key]
+        group_id += 1
+    standings: list[Standing] = []
+    for index, (row, gid, note) in enumerate(ordered):
+        same = [i for i, (_, g, _) in enumerate(ordered) if g == gid]
+        rank = same[0] + 1
+        if len(same) > 1:
+            decided = "Entscheidungsbummerl nötig" + (" (kein direkter Vergleich)" if "kein" in note else "")
+        elif note:
+            decided = note
+        else:
+            decided = _criterion(row, ordered, index)
+        standings.append(
+            Standing(
+                rank=rank,
+                key=row.key,
+                name=row.name,
+                bummerl_won=row.bummerl_won,
+                points=row.points,
+                points_against=row.points_against,
+                decided_by=decided,
+            )
+        )
+    return tuple(standings)
+
+
+def _criterion(row: _Row, ordered: list[tuple[_Row, int, str]], index: int) -> str:
+    """Which criterion of Regel 13 separates ``row`` from its nearest neighbour."""
+    neighbours = [ordered[i][0] for i in (index - 1, index + 1) if 0 <= i < len(ordered)]
+    if not neighbours:
+        return "Bummerl"
+    deepest = 0
+    for other in neighbours:
+        for depth, (mine, theirs) in enumerate(zip(row.primary(), other.primary(), strict=True)):
+            if mine != theirs:
+                deepest = max(deepest, depth)
+                break
+    return ("Bummerl", "Punkteverhältnis", "Punkte")[deepest]
