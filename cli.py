@@ -1,6 +1,7 @@
 """The ``tischblock`` command line.
 
     tischblock score SHEET.json     score a sheet, print lines, totals, status and result as JSON
+                                    (--text: as a Tischliste, every reason on its own line)
     tischblock rulesets             list the rulesets with their options and entry kinds
     tischblock app [--port N]       serve the app in the browser and print its URL
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from scoring import RuleViolation, Sheet, UnknownRuleset, all_rulesets, score_sheet
+from scoring import RuleViolation, Score, Sheet, UnknownRuleset, all_rulesets, score_sheet
 from scoring.engine import german_validation_message
 
 
@@ -39,8 +40,29 @@ def cmd_score(args: argparse.Namespace) -> int:
     except (RuleViolation, UnknownRuleset) as error:
         print(f"Fehler: {error}", file=sys.stderr)
         return 1
-    _print_json(score.json_dict())
+    if args.text:
+        print(score_text(sheet, score))
+    else:
+        _print_json(score.json_dict())
     return 0
+
+
+def score_text(sheet: Sheet, score: Score) -> str:
+    """The score as a Tischliste: one block per entry with the stand after it, each reason on its own line.
+
+    The stand is the open Bummerl where the ruleset has one, else the running totals.
+    """
+    names = {p.id: p.name for p in sheet.participants}
+    out = [f"{sheet.ruleset.id}: " + " | ".join(names.values())]
+    for line in score.lines:
+        shown = line.stand if line.stand is not None else line.totals
+        totals = "  ".join(f"{names[pid]} {value}" for pid, value in shown.items())
+        corrected = f" (korrigiert durch {', '.join(map(str, line.corrected_by))})" if line.corrected_by else ""
+        out.append(f"{line.entry:>3} {line.kind}{corrected}  ->  {totals}")
+        for reason in line.explanation:
+            out.append(f"      {reason.rule}: {reason.text}")
+    out.extend(f"* {message}" for message in score.status.messages)
+    return "\n".join(out)
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
@@ -72,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="ein Blatt (JSON) werten und das Ergebnis als JSON ausgeben")
     score.add_argument("sheet", help="Pfad zur Blatt-Datei (siehe docs/sheet-format.md)")
+    score.add_argument("--text", action="store_true", help="als Tischliste mit Begründungen statt als JSON")
     score.set_defaults(func=cmd_score)
     rulesets = sub.add_parser("rulesets", help="die Regelwerke mit ihren Optionen auflisten")
     rulesets.add_argument("--json", action="store_true", help="als JSON ausgeben")

@@ -1,0 +1,140 @@
+"""The shared engine: the log with corrections, voids and close; registry; sheet model."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from scoring import Entry, Participant, Replacement, RuleViolation, Sheet, UnknownRuleset, all_rulesets, find_ruleset
+from scoring.engine import effective_entries
+
+WATTEN = find_ruleset("watten-turnier")
+
+
+def sheet_with(*entries: Entry) -> Sheet:
+    teams = [Participant(id="A", name="Sautreiber", start_number=1), Participant(id="B", name="Kartlbrüder", start_number=2)]
+    return WATTEN.new_sheet(teams).model_copy(update={"entries": entries})
+
+
+def game(winner: str, value: int = 2) -> Entry:
+    return Entry(kind="game", data={"winner": winner, "value": value})
+
+
+def test_find_ruleset_raises_value_error_for_unknown_names() -> None:
+    with pytest.raises(ValueError, match="Unbekanntes Regelwerk 'skat'"):
+        find_ruleset("skat")
+    assert issubclass(UnknownRuleset, ValueError)
+    assert "watten-turnier" in {r.id for r in all_rulesets()}
+
+
+def test_rule_violation_is_a_value_error_naming_entry_and_rule() -> None:
+    error = RuleViolation("Regel 8 (gspannt)", "keine 4").at_entry(7)
+    assert isinstance(error, ValueError)
+    assert str(error) == "Eintrag 7: Regel 8 (gspannt): keine 4"
+
+
+def test_correction_replaces_its_target_and_keeps_the_trail() -> None:
+    sheet = sheet_with(game("A", 4), game("B"), Entry(kind="correction", target=1, replacement=Replacement(kind="game", data={"winner": "B", "value": 3})))
+    score = WATTEN.score(sheet)
+    assert [line.entry for line in score.lines] == [1, 2]
+    assert score.lines[0].points == {"A": 0, "B": 3} and score.lines[0].corrected_by == (3,)
+    assert score.totals == {"A": 0, "B": 5}
+
+
+def test_latest_correction_wins() -> None:
+    fix = lambda v: Entry(kind="correction", target=1, replacement=Replacement(kind="game", data={"winner": "A", "value": v}))  # noqa: E731
+    score = WATTEN.score(sheet_with(game("A"), fix(3), fix(5)))
+    assert score.totals == {"A": 5, "B": 0} and score.lines[0].corrected_by == (2, 3)
+
+
+def test_void_removes_the_entry_from_the_score_but_not_from_the_log() -> None:
+    sheet = sheet_with(game("A", 4), game("B"), Entry(kind="void", target=1, reason="doppelt eingetragen"))
+    score = WATTEN.score(sheet)
+    assert [line.entry for line in score.lines] == [2] and score.totals == {"A": 0, "B": 2}
+    assert len(sheet.entries) == 3
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (Entry(kind="void", target=9), "gibt es nicht"),
+        (Entry(kind="void", target=3), "gibt es nicht"),
+    ],
+)
+def test_corrections_must_target_an_earlier_game_or_event(bad: Entry, message: str) -> None:
+    with pytest.raises(RuleViolation, match=message) as info:
+        WATTEN.score(sheet_with(game("A"), game("B"), bad))
+    assert info.value.entry == 3
+
+
+def test_a_voided_entry_cannot_be_voided_or_corrected_again() -> None:
+    with pytest.raises(RuleViolation, match="bereits gestrichen"):
+        WATTEN.score(sheet_with(game("A"), Entry(kind="void", target=1), Entry(kind="void", target=1)))
+
+
+def test_a_correction_that_breaks_a_later_entry_is_refused() -> None:
+    # A at 12, B wins a 4; correcting A's third game to 3 makes A gspannt, so that 4 is no longer possible.
+    entries = [game("A", 5), game("A", 5), game("A", 2), game("B", 4)]
+    fix = Entry(kind="correction", target=3, replacement=Replacement(kind="game", data={"winner": "A", "value": 3}))
+    with pytest.raises(RuleViolation) as info:
+        WATTEN.score(sheet_with(*entries, fix))
+    assert info.value.entry == 4 and info.value.rule.startswith("Regel 8")
+
+
+def test_entry_shape_is_checked() -> None:
+    with pytest.raises(ValidationError):
+        Entry(kind="void")
+    with pytest.raises(ValidationError):
+        Entry(kind="game", target=1)
+    with pytest.raises(ValidationError):
+        Entry(kind="correction", target=1)
+    with pytest.raises(ValidationError):
+        Entry(kind="Game!")
+
+
+def test_close_signs_the_sheet_and_only_corrections_follow() -> None:
+    closed = sheet_with(game("A"), Entry(kind="close", data={"signed_by": "Sepp"}))
+    score = WATTEN.score(closed)
+    assert score.status.closed and score.status.finished
+    assert score.lines[-1].explanation[0].text == "Abgeschlossen und unterschrieben von Sepp"
+    with pytest.raises(RuleViolation, match="abgeschlossen") as info:
+        WATTEN.check(closed, game("B"))
+    assert info.value.entry == 3
+    corrected = closed.with_entry(Entry(kind="correction", target=1, replacement=Replacement(kind="game", data={"winner": "B", "value": 2})))
+    assert WATTEN.score(corrected).totals == {"A": 0, "B": 2}
+    reopened = closed.with_entry(Entry(kind="void", target=2, reason="falsch unterschrieben"))
+    assert not WATTEN.score(reopened).status.closed
+    WATTEN.check(reopened, game("B"))
+
+
+def test_close_needs_a_signature() -> None:
+    with pytest.raises(RuleViolation, match="signed_by"):
+        WATTEN.check(sheet_with(), Entry(kind="close", data={}))
+
+
+def test_unknown_entry_kind_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(RuleViolation, match="'solo' gibt es bei Watten"):
+        WATTEN.check(sheet_with(), Entry(kind="solo"))
+
+
+def test_invalid_data_gets_a_german_message() -> None:
+    with pytest.raises(RuleViolation, match="Feld 'value' muss eine ganze Zahl sein"):
+        WATTEN.check(sheet_with(), Entry(kind="game", data={"winner": "A", "value": "viel"}))
+    with pytest.raises(RuleViolation, match="Feld 'winner' fehlt"):
+        WATTEN.check(sheet_with(), Entry(kind="game", data={}))
+
+
+def test_sheet_of_another_or_newer_ruleset_is_refused() -> None:
+    sheet = sheet_with()
+    newer = sheet.model_copy(update={"ruleset": sheet.ruleset.model_copy(update={"version": 99})})
+    with pytest.raises(RuleViolation, match="Version 99"):
+        WATTEN.score(newer)
+
+
+def test_participants_must_be_unique() -> None:
+    with pytest.raises(ValidationError, match="eindeutig"):
+        Sheet(ruleset=WATTEN.ref(), participants=(Participant(id="A", name="x"), Participant(id="A", name="y")))
+
+
+def test_effective_entries_of_an_empty_log() -> None:
+    assert effective_entries(()) == []
