@@ -1,0 +1,46 @@
+"""The docs keep up with the code: a command or ruleset nobody documented fails here."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from cli import build_parser
+from scoring import all_rulesets
+
+from .conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def cli_commands() -> list[str]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")  # argparse keeps subparsers here
+    return sorted(sub.choices)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("command", cli_commands())
+def test_every_cli_command_has_a_readme_section(command: str) -> None:
+    assert f"### `tischblock {command}" in README, f"README.md documents no `tischblock {command}`"
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
+def test_every_ruleset_is_in_the_readme_and_has_its_page(ruleset: str) -> None:
+    assert re.search(rf"^\| `{re.escape(ruleset)}` \|", README, re.M), f"README.md's ruleset table lacks {ruleset}"
+    page = ROOT / "docs" / "rulesets" / f"{ruleset}.md"
+    assert page.exists(), f"{page} is missing"
+    assert f"`{ruleset}`" in page.read_text(encoding="utf-8")
+
+
+def test_readme_output_is_real() -> None:
+    """The README's command output is what the commands print now (regenerate: cog -r README.md)."""
+    done = subprocess.run([sys.executable, "-m", "cogapp", "--check", "README.md"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, f"README.md is stale; run `.venv/bin/cog -r README.md`:\n{done.stdout}{done.stderr}"
+
+
+def test_changelog_is_dated() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(r"^## \d{4}-\d{2}-\d{2}", changelog, re.M), "CHANGELOG.md needs dated sections (## YYYY-MM-DD)"
