@@ -250,23 +250,22 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         return self._write(state, ctx, winner, value, [reason])
 
     def on_gehen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
-        self._require_open(state, ctx)
-        team = self._team(ctx, data.team, "Mannschaft")
-        if not self.gspannt(state, team, ctx.options):
-            raise RuleViolation(R8, f"Gehen darf nur eine gspannte Mannschaft; {ctx.name(team)} hat {state.stand[team]}")
-        other = state.other(team)
-        reason = Explanation(rule=R8, text=f"{ctx.name(team)} ist gspannt und geht: {ctx.name(other)} erhält 2", points={other: 2})
-        return self._write(state, ctx, other, 2, [reason])
+        """Regel 8: the gspannt team goes after the announcement; the opponents get 2."""
+        return self._gspannt_gives_2(state, data.team, ctx, "Gehen darf nur eine gspannte Mannschaft", "geht")
 
     def on_ausschaffen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
-        self._require_open(state, ctx)
-        team = self._team(ctx, data.team, "Mannschaft")
-        if not self.gspannt(state, team, ctx.options):
-            raise RuleViolation(R8, f"Nur eine gspannte Mannschaft kann unerlaubt ausschaffen; {ctx.name(team)} ist nicht gspannt")
-        other = state.other(team)
-        reason = Explanation(
-            rule=R8, text=f"{ctx.name(team)} ist gspannt und hat selbst ausgeschafft: {ctx.name(other)} schreibt 2", points={other: 2}
+        """Regel 8: a gspannt team may not raise itself; if it does, the opponents write 2."""
+        return self._gspannt_gives_2(
+            state, data.team, ctx, "Nur eine gspannte Mannschaft kann unerlaubt ausschaffen", "hat selbst ausgeschafft"
         )
+
+    def _gspannt_gives_2(self, state: _State, team_id: str, ctx: Context[WattenOptions], refusal: str, what: str) -> Outcome:
+        self._require_open(state, ctx)
+        team = self._team(ctx, team_id, "Mannschaft")
+        if not self.gspannt(state, team, ctx.options):
+            raise RuleViolation(R8, f"{refusal}; {ctx.name(team)} hat {state.stand[team]} und ist nicht gspannt")
+        other = state.other(team)
+        reason = Explanation(rule=R8, text=f"{ctx.name(team)} ist gspannt und {what}: {ctx.name(other)} erhält 2", points={other: 2})
         return self._write(state, ctx, other, 2, [reason])
 
     def on_vergeben(self, state: _State, data: VergebenData, ctx: Context[WattenOptions]) -> Outcome:
