@@ -2,6 +2,7 @@
 
     tischblock score SHEET.json     score a sheet, print lines, totals, status and result as JSON
                                     (--text: as a Tischliste, every reason on its own line)
+    tischblock standings SHEET...   rank the participants over several sheets (the rules' tie-breaks)
     tischblock rulesets             list the rulesets with their options and entry kinds
     tischblock app [--port N]       serve the app in the browser and print its URL
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from scoring import RuleViolation, Score, Sheet, UnknownRuleset, all_rulesets, score_sheet
+from scoring import RuleViolation, Score, Sheet, UnknownRuleset, all_rulesets, find_ruleset, score_sheet
 from scoring.engine import german_validation_message
 
 
@@ -65,6 +66,46 @@ def score_text(sheet: Sheet, score: Score) -> str:
     return "\n".join(out)
 
 
+_LABELS = {"bummerl_won": "Bummerl", "points": "Punkte", "points_against": "Gegenpunkte"}
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    """Rank the participants over several sheets of one tournament (the ruleset's tie-breaks)."""
+    sheets = []
+    for name in args.sheets:
+        path = Path(name)
+        try:
+            sheets.append(Sheet.from_json(path.read_bytes()))
+        except OSError as error:
+            print(f"Fehler: {path} kann nicht gelesen werden: {error.strerror}", file=sys.stderr)
+            return 2
+        except ValidationError as error:
+            print(f"Fehler: {path} ist kein gültiges Blatt: {german_validation_message(error)}", file=sys.stderr)
+            return 1
+    ids = {sheet.ruleset.id for sheet in sheets}
+    if len(ids) != 1:
+        print(f"Fehler: die Blätter gehören zu verschiedenen Regelwerken: {', '.join(sorted(ids))}", file=sys.stderr)
+        return 1
+    try:
+        ruleset = find_ruleset(ids.pop())
+        standings = getattr(ruleset, "standings", None)
+        if standings is None:
+            print(f"Fehler: {ruleset.title} hat noch keine Rangliste", file=sys.stderr)
+            return 1
+        rows = standings(sheets)
+    except (RuleViolation, UnknownRuleset) as error:
+        print(f"Fehler: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        _print_json([row.model_dump(mode="json") for row in rows])
+    else:
+        for row in rows:
+            fields = row.model_dump(exclude={"rank", "key", "name", "decided_by"})
+            numbers = "  ".join(f"{_LABELS.get(key, key)} {value}" for key, value in fields.items())
+            print(f"{row.rank:>3}. {row.name} ({row.key})  {numbers}  [{row.decided_by}]")
+    return 0
+
+
 def cmd_rulesets(args: argparse.Namespace) -> int:
     """List every registered ruleset with its options."""
     described = [r.describe() for r in all_rulesets()]
@@ -96,6 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("sheet", help="Pfad zur Blatt-Datei (siehe docs/sheet-format.md)")
     score.add_argument("--text", action="store_true", help="als Tischliste mit Begründungen statt als JSON")
     score.set_defaults(func=cmd_score)
+    standings = sub.add_parser("standings", help="Rangliste über mehrere Blätter eines Turniers")
+    standings.add_argument("sheets", nargs="+", help="die Blätter (JSON), ein Blatt pro Tisch und Runde")
+    standings.add_argument("--json", action="store_true", help="als JSON ausgeben")
+    standings.set_defaults(func=cmd_standings)
     rulesets = sub.add_parser("rulesets", help="die Regelwerke mit ihren Optionen auflisten")
     rulesets.add_argument("--json", action="store_true", help="als JSON ausgeben")
     rulesets.set_defaults(func=cmd_rulesets)

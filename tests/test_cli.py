@@ -69,3 +69,26 @@ def test_rulesets_lists_every_ruleset_with_its_options() -> None:
     listed = {r["id"]: r for r in json.loads(done.stdout)}
     assert set(listed) == {r.id for r in all_rulesets()}
     assert {o["name"]: o["default"] for o in listed["watten-turnier"]["options"]} == {"target": 15, "bummerl_count": 3}
+
+
+def test_standings_ranks_a_tournament_with_the_tie_breaks() -> None:
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs/examples/turnier").glob("*.json"))
+    done = tischblock("standings", "--json", *files)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert [(r["rank"], r["key"], r["bummerl_won"], r["points"], r["points_against"]) for r in rows] == [
+        (1, "#1", 4, 124, 56),
+        (2, "#3", 3, 88, 92),
+        (3, "#2", 3, 80, 100),
+        (4, "#4", 2, 68, 112),
+    ]
+    assert rows[1]["decided_by"] == "Punkteverhältnis"
+
+
+def test_standings_refuses_sheets_of_different_rulesets(tmp_path: Path) -> None:
+    sheet = json.loads((ROOT / "docs/examples/watten-turnier.json").read_text(encoding="utf-8"))
+    sheet["ruleset"]["id"] = "skat"
+    other = tmp_path / "skat.json"
+    other.write_text(json.dumps(sheet), encoding="utf-8")
+    done = tischblock("standings", "docs/examples/watten-turnier.json", str(other))
+    assert done.returncode == 1 and "verschiedenen Regelwerken" in done.stderr
