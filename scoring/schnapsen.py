@@ -71,7 +71,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from .engine import Context, Explanation, Outcome, RuleViolation, Ruleset, Status
+from .engine import CloseData, Context, Explanation, Outcome, RuleViolation, Ruleset, Status
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -162,7 +162,7 @@ ALIASES: dict[str, str] = {
 DEFAULT_GAMES: tuple[str, ...] = tuple(k for k, s in CATALOGUE.items() if k != "normal" and not s.regional)
 
 AUGEN_POINTS: dict[str, int] = {"ab33": 1, "unter33": 2, "kein_stich": 3}
-AUGEN_TEXT: dict[str, str] = {"ab33": "33 Augen oder mehr", "unter33": "unter 33 Augen", "kein_stich": "keinen Stich"}
+AUGEN_TEXT: dict[str, str] = {"ab33": "ab 33 Augen", "unter33": "unter 33 Augen", "kein_stich": "ohne Stich"}
 SPRITZE_TEXT = ("", "gespritzt ×2", "zurückgespritzt ×4", "nochmal zurückgespritzt ×8")
 MAX_SPRITZE = 3
 
@@ -287,6 +287,9 @@ class _State:
     """Sides that led ``target - 1`` to 0 in the open Bummerl (Retourschneider)."""
     history: list[BummerlResult] = field(default_factory=list)
     games: int = 0
+    open_games: int = 0
+    """Games played in the open Bummerl."""
+    closed: bool = False
 
 
 # -- the shared ruleset ----------------------------------------------------------------------------
@@ -383,7 +386,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
                     "Beim normalen Spiel fehlen die Augen der Verlierer (ab33: 1 Punkt, unter33: 2, kein_stich: 3)",
                 )
             base = AUGEN_POINTS[data.augen]
-            base_text = f"Normales Spiel, Rufer {who}: {outcome}; Verlierer mit {AUGEN_TEXT[data.augen]}: {base}"
+            base_text = f"Normales Spiel, Rufer {who}: {outcome}; Verlierer {AUGEN_TEXT[data.augen]}: {base}"
             base_rule = R_NORMAL
         else:
             if data.augen is not None:
@@ -435,6 +438,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         for side, value in award.items():
             state.points[side] += value
         state.games += 1
+        state.open_games += 1
         target = opts.target
         for side in state.sides:
             others = [state.points[o] for o in state.sides if o != side]
@@ -491,10 +495,11 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         state.history.append(BummerlResult(number=number, stand=stand, winners=winners, losers=tuple(losers)))
         state.points = {s: 0 for s in state.sides}
         state.led_to_zero = set()
+        state.open_games = 0
         won = " und ".join(ctx.name(w) for w in winners)
         lost = "; ".join(self.loss_text(ctx, v, target) for v in losers)
-        text = f"Bummerl {number} beim Stand {self.stand_text(stand, state)}: {won} erreicht {target}. {lost}"
-        return Explanation(rule=self.bummerl_rule, text=text, points={v.participant: v.bummerl for v in losers})
+        text = f"Bummerl {number} beim Stand {self.stand_text(stand, state)}, {target} erreicht: {won}. {lost}"
+        return Explanation(rule=self.bummerl_rule, text=text)
 
     def loss_text(self, ctx: Context[SchnapsenOptions], v: Verlust, target: int) -> str:
         name = ctx.name(v.participant)
@@ -502,7 +507,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             return f"{name} hat 0 Punkte: Schneider, zählt 2 Bummerl"
         if v.art == "Retourschneider":
             return f"{name} führte {target - 1}:0 und verliert: Retourschneider, zählt 4 Bummerl"
-        return f"{name} erhält ein Bummerl"
+        return f"Ein Bummerl für {name}"
 
     bummerl_rule: ClassVar[str] = R_BUMMERL
 
@@ -516,11 +521,30 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         raise NotImplementedError
 
     def award_text(self, ctx: Context[SchnapsenOptions], state: _State, announcer: int, won: bool, award: dict[str, int]) -> str:
-        parts = ", ".join(f"{ctx.name(s)} schreibt {p}" for s, p in award.items())
+        parts = ", ".join(f"{p} für {ctx.name(s)}" for s, p in award.items())
         return parts if won else f"verloren, die Punkte gehen an die Gegner: {parts}"
 
     def losers(self, state: _State, ctx: Context[SchnapsenOptions], winners: tuple[str, ...]) -> list[str]:
         raise NotImplementedError
+
+    def on_close(self, state: _State, data: CloseData, ctx: Context[SchnapsenOptions]) -> Outcome:
+        """Close and sign. With ``bummerl_count`` a sheet closes early only with an ``override``
+        note; an open Bummerl is not scored (nobody reached the target)."""
+        opts = ctx.options
+        reasons = list(super().on_close(state, data, ctx).explanation)
+        if opts.bummerl_count and not self._finished(state, ctx):
+            missing = opts.bummerl_count - len(state.history)
+            if data.override is None:
+                raise RuleViolation(
+                    R_BUMMERL,
+                    f"Es fehlen noch {missing} von {opts.bummerl_count} Bummerl; vorzeitig abschließen nur mit Vermerk (override)",
+                )
+            reasons.append(Explanation(rule=R_BUMMERL, text=f"Vorzeitig abgeschlossen, {missing} Bummerl fehlen: {data.override}"))
+        if state.open_games:
+            stand = self.stand_text(self.shown(state, ctx), state)
+            reasons.append(Explanation(rule=R_BUMMERL, text=f"Das offene Bummerl (Stand {stand}) hat niemand gewonnen: es zählt nicht"))
+        state.closed = True
+        return Outcome({}, reasons)
 
     # -- reading -------------------------------------------------------------------------------
     def _tally(self, state: _State) -> tuple[dict[str, int], dict[str, int]]:
@@ -535,14 +559,15 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     def status(self, state: _State, ctx: Context[SchnapsenOptions]) -> Status:
         opts = ctx.options
-        finished = self._finished(state, ctx)
+        finished = self._finished(state, ctx) or state.closed
         lost, won = self._tally(state)
         stand = self.shown(state, ctx)
         rufer = state.players[state.rufer]
         geber = state.players[(state.rufer - 1) % len(state.players)]
         messages: list[str] = []
         if finished:
-            messages.append(f"Blatt beendet nach {len(state.history)} Bummerl")
+            how = "abgeschlossen" if state.closed else "beendet"
+            messages.append(f"Blatt {how} nach {len(state.history)} Bummerl")
         else:
             number = len(state.history) + 1
             of = f" von {opts.bummerl_count}" if opts.bummerl_count else ""
@@ -570,7 +595,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     def result(self, state: _State, ctx: Context[SchnapsenOptions]) -> SchnapsenResult:
         lost, won = self._tally(state)
-        return SchnapsenResult(finished=self._finished(state, ctx), bummerl=lost, bummerl_won=won, history=tuple(state.history))
+        return SchnapsenResult(finished=self._finished(state, ctx) or state.closed, bummerl=lost, bummerl_won=won, history=tuple(state.history))
 
 
 @register
@@ -650,9 +675,13 @@ class Talonschnapsen(_Schnapsen):
     def award_text(self, ctx: Context[SchnapsenOptions], state: _State, announcer: int, won: bool, award: dict[str, int]) -> str:
         who = state.players[announcer].name
         if won:
-            return f"{who} schafft das Spiel und schreibt {award[state.players[announcer].side]} allein"
-        each = ", ".join(f"{ctx.name(s)} {p}" for s, p in award.items())
-        return f"{who} schafft es nicht: jeder der beiden anderen schreibt ({each})"
+            return f"{who} schafft das Spiel: {award[state.players[announcer].side]} für {who} allein"
+        values = set(award.values())
+        if len(values) == 1:
+            names = " und ".join(ctx.name(s) for s in award)
+            return f"{who} schafft es nicht: je {values.pop()} für {names}"
+        each = ", ".join(f"{p} für {ctx.name(s)}" for s, p in award.items())
+        return f"{who} schafft es nicht: {each}"
 
     def losers(self, state: _State, ctx: Context[SchnapsenOptions], winners: tuple[str, ...]) -> list[str]:
         opts = ctx.options

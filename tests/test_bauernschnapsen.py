@@ -358,7 +358,8 @@ def test_schneider_zaehlt_zwei_bummerl() -> None:
     assert s.result.bummerl == {"A": 2, "B": 0}  # type: ignore[attr-defined]
     assert s.result.history[0].losers[0].art == "Schneider"  # type: ignore[attr-defined]
     assert s.lines[0].explanation[-1].rule == "Allgemeine Regeln (Bummerl)"
-    assert s.lines[0].explanation[-1].points == {"A": 2}
+    assert "Die Hausruckviertler" not in s.lines[0].explanation[-1].text
+    assert "Sautreiber hat 0 Punkte: Schneider, zählt 2 Bummerl" in s.lines[0].explanation[-1].text
 
 
 def test_retourschneider_zaehlt_vier_bummerl() -> None:
@@ -494,3 +495,44 @@ def test_corrections_and_voids_rescore() -> None:
     scored = RS.score(s)
     assert scored.totals == {"A": 0, "B": 9}
     assert scored.status.details["rufer"] == "B1"
+
+
+def test_close_with_an_open_bummerl_does_not_score_it() -> None:
+    """Closing an evening mid-Bummerl: nobody reached 24, so the open Bummerl gives nobody a Bummerl."""
+    s = sheet(normal()).with_entry(Entry(kind="close", data={"signed_by": "Anna"}))
+    scored = RS.score(s)
+    assert scored.status.closed and scored.status.finished and scored.status.dealer is None
+    assert scored.result.bummerl == {"A": 0, "B": 0}  # type: ignore[attr-defined]
+    assert "Das offene Bummerl (Stand 1:0) hat niemand gewonnen" in scored.lines[-1].explanation[-1].text
+    assert scored.status.messages[0] == "Blatt abgeschlossen nach 0 Bummerl"
+
+
+def test_close_before_the_tournament_bummerl_count_needs_an_override() -> None:
+    """Option bummerl_count: a tournament sheet closes early only with the organizer's note (override)."""
+    s = sheet(normal(), bummerl_count=2).with_entry(Entry(kind="close", data={"signed_by": "Anna"}))
+    with pytest.raises(RuleViolation) as info:
+        RS.score(s)
+    assert info.value.rule == "Allgemeine Regeln (Bummerl)" and "2 von 2 Bummerl" in info.value.message
+    s = sheet(normal(), bummerl_count=2).with_entry(
+        Entry(kind="close", data={"signed_by": "Anna", "override": "Sperrstunde, Turnierleitung"})
+    )
+    assert "Sperrstunde" in RS.score(s).lines[-1].explanation[1].text
+
+
+def test_example_file_gives_the_bummerl_tally_checked_by_hand() -> None:
+    """``tischblock score docs/examples/bauernschnapsen.json``: three Bummerl (25:16, 1:27, 48:1), one
+    correction (entry 7) and one void (entry 12): Hausruckviertler 1 Bummerl, Kartlrunde Ried 2; 74:44 written."""
+    import json
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    out = subprocess.run(
+        [sys.executable, "cli.py", "score", "docs/examples/bauernschnapsen.json"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    score = json.loads(out.stdout)
+    assert score["result"]["bummerl"] == {"A": 1, "B": 2}
+    assert [b["stand"] for b in score["result"]["history"]] == [{"A": 25, "B": 16}, {"A": 1, "B": 27}, {"A": 48, "B": 1}]
+    assert score["totals"] == {"A": 74, "B": 44}
+    assert score["status"]["closed"] is True

@@ -48,7 +48,7 @@ def test_gewonnenes_spiel_schreibt_der_ansager_allein() -> None:
     """Punkte: "Wenn der Spieler sein angesagtes Spiel schafft, bekommt er die Punkte allein gutgeschrieben"."""
     s = score({"game": "gang", "announcer": "G", "won": True})
     assert s.totals == {"F": 0, "G": 9, "H": 0}
-    assert "schreibt 9 allein" in s.lines[0].explanation[-1].text
+    assert "9 für Gerti allein" in s.lines[0].explanation[-1].text
 
 
 def test_verlorenes_spiel_schreibt_jeder_der_beiden_anderen() -> None:
@@ -213,3 +213,21 @@ def test_retourschneider_ist_beim_talonschnapsen_eine_option() -> None:
 def test_countdown_beim_talonschnapsen() -> None:
     s = score({"game": "gang", "announcer": "G", "won": False}, countdown=True)
     assert s.lines[0].stand == {"F": 15, "G": 24, "H": 15}
+
+
+def test_example_file_gives_the_bummerl_tally_checked_by_hand() -> None:
+    """``tischblock score docs/examples/talonschnapsen.json``: Bummerl to Gerti (8:4:30), to Hans (25:21:13),
+    a Schneider to Hans (24:24:0): Franz 0, Gerti 1, Hans 3; 57:49:43 written."""
+    import json
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    out = subprocess.run(
+        [sys.executable, "cli.py", "score", "docs/examples/talonschnapsen.json"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    score = json.loads(out.stdout)
+    assert score["result"]["bummerl"] == {"F": 0, "G": 1, "H": 3}
+    assert score["totals"] == {"F": 57, "G": 49, "H": 43}
+    assert score["status"]["details"]["rufer"] == "H"
