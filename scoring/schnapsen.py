@@ -67,12 +67,12 @@ How this module reads the document where it is not explicit:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator
 
 from .engine import CloseData, Context, Explanation, Outcome, RuleViolation, Ruleset, Status
-from .model import Frozen, Sheet
+from .model import Frozen, Participant, Sheet
 from .registry import register
 
 R_KATALOG = "Hausregel: Spielekatalog"
@@ -303,12 +303,14 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     # -- seats -----------------------------------------------------------------------------
     def players(self, sheet: Sheet) -> tuple[Player, ...]:
+        """The players in clockwise seat order (the order the Rufer goes round)."""
         raise NotImplementedError
 
-    def _ordered(self, sheet: Sheet) -> list[Any]:
+    def _ordered(self, sheet: Sheet) -> list[Participant]:
+        """Participants clockwise: by ``seat`` when every one has a seat, else as listed."""
         parts = list(sheet.participants)
         if all(p.seat is not None for p in parts):
-            parts.sort(key=lambda p: p.seat)
+            parts.sort(key=lambda p: p.seat or 0)
         return parts
 
     def resolve(self, state: _State, ref: str, what: str) -> int:
@@ -627,7 +629,7 @@ class Bauernschnapsen(_Schnapsen):
     def players(self, sheet: Sheet) -> tuple[Player, ...]:
         first, second = self._ordered(sheet)
 
-        def player(team: Any, n: int) -> Player:
+        def player(team: Participant, n: int) -> Player:
             name = team.members[n - 1] if team.members else f"{team.name} {n}"
             return Player(ref=f"{team.id}{n}", name=name, side=team.id)
 

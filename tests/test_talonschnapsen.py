@@ -231,3 +231,17 @@ def test_example_file_gives_the_bummerl_tally_checked_by_hand() -> None:
     assert score["result"]["bummerl"] == {"F": 0, "G": 1, "H": 3}
     assert score["totals"] == {"F": 57, "G": 49, "H": 43}
     assert score["status"]["details"]["rufer"] == "H"
+
+
+@pytest.mark.parametrize("game", TALON_GAMES)
+def test_punkteuebersicht_jedes_spiel_beim_talonschnapsen(game: str) -> None:
+    """"Die gerufenen Spiele unterscheiden sich ... nicht von denen des 4er- oder Bauernschnapsens":
+    each row's points, alone when made, to each of the two others when failed (Kontra-Herrenbauer: at
+    most the 24 the Bummerl needs)."""
+    who = CATALOGUE[game].who
+    announcer = "F" if who == "rufer" else "G" if who == "gegner" else "H"
+    points = min(CATALOGUE[game].points, 24)
+    won = score({"game": game, "announcer": announcer, "won": True}, games=TALON_GAMES)
+    assert won.totals == {p: (points if p == announcer else 0) for p in "FGH"}
+    lost = score({"game": game, "announcer": announcer, "won": False}, games=TALON_GAMES)
+    assert lost.totals == {p: (0 if p == announcer else points) for p in "FGH"}
