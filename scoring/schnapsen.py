@@ -61,7 +61,15 @@ How this module reads the document where it is not explicit:
   only Bummerl and Schneider there, so the Retourschneider is an option (off). The Schnapser
   is made with four tricks and the Farbenring with all six tricks (same points); "Schnapser
   zusammen" needs a partner and does not exist.
+- The Dokta is an announced game like the others: a team that misses a trick gives the 5 to
+  the opponents.
+- Closing a sheet mid-Bummerl (the evening ends) scores the open Bummerl for nobody; with
+  ``bummerl_count`` a sheet closes early only with an ``override`` note.
+- The regional Gang/Zehnergang precedence and the Plauderer variants change how a game is
+  played, not how it is scored.
 - ``totals`` are all points written on the sheet; the Bummerl tally is in ``result``.
+- ``status.dealer`` is the next Rufer's side (his team, or himself); ``details`` name the
+  Rufer and the Geber.
 """
 
 from __future__ import annotations
