@@ -206,7 +206,9 @@ class SchnapsenOptions(Frozen):
     @field_validator("games")
     @classmethod
     def _known_games(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [g for g in value if g not in CATALOGUE or g == "normal"]
+        if "normal" in value:
+            raise ValueError("das normale Spiel ist immer erlaubt; 'games' nennt nur die Sonderspiele")
+        unknown = [g for g in value if g not in CATALOGUE]
         if unknown:
             known = ", ".join(k for k in CATALOGUE if k != "normal")
             raise ValueError(f"unbekannte Sonderspiele {unknown} (bekannt: {known})")

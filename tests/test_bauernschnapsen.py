@@ -179,7 +179,10 @@ def test_the_normal_game_is_always_allowed() -> None:
 def test_unknown_game_in_options_is_refused() -> None:
     with pytest.raises(RuleViolation) as info:
         RS.options({"games": ["mulatschak"]})
-    assert info.value.rule == "Optionen"
+    assert info.value.rule == "Optionen" and "mulatschak" in info.value.message
+    with pytest.raises(RuleViolation) as info:
+        RS.options({"games": ["normal"]})
+    assert "immer erlaubt" in info.value.message
 
 
 # -- who may announce ---------------------------------------------------------------------------
