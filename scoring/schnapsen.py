@@ -389,40 +389,15 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         if data.herzrunde and not opts.herzrunde:
             raise RuleViolation(R_KATALOG, "Die Herzrunde wird nach den Hausregeln dieses Blatts nicht gespielt")
 
-        who = state.players[announcer].name
-        outcome = "gewonnen" if data.won else "verloren"
-        if key == "normal":
-            if data.augen is None:
-                raise RuleViolation(
-                    R_NORMAL,
-                    "Beim normalen Spiel fehlen die Augen der Verlierer (ab33: 1 Punkt, unter33: 2, kein_stich: 3)",
-                )
-            base = AUGEN_POINTS[data.augen]
-            base_text = f"Normales Spiel, Rufer {who}: {outcome}; Verlierer {AUGEN_TEXT[data.augen]}: {base}"
-            base_rule = R_NORMAL
-        else:
-            if data.augen is not None:
-                raise RuleViolation(R_NORMAL, f"Augen der Verlierer gibt es nur beim normalen Spiel, nicht bei {spiel.name}")
-            base = spiel.points
-            base_text = f"{spiel.name}{self.variant(key)}, angesagt von {who}: {outcome}; zählt {base}"
-            base_rule = f"{R_PUNKTE} ({spiel.name} {base})"
-
-        points = base
-        factors: list[str] = []
-        if data.spritze:
-            points *= 2**data.spritze
-            factors.append(SPRITZE_TEXT[data.spritze])
-        if data.herzrunde:
-            points *= 2
-            factors.append("Herzrunde ×2")
-
-        receivers = self.winners(state, announcer, data.won)
+        base, base_rule, base_text = self._base_value(key, spiel, data, state.players[announcer].name)
+        points, factors = self._multiplied(base, data)
         reasons.append(Explanation(rule=base_rule, text=base_text))
         if data.spritze:
-            reasons.append(Explanation(rule=R_SPRITZEN, text=f"{SPRITZE_TEXT[data.spritze]}"))
+            reasons.append(Explanation(rule=R_SPRITZEN, text=SPRITZE_TEXT[data.spritze]))
         if data.herzrunde:
             reasons.append(Explanation(rule=R_HERZ, text="Herz ist Trumpf: ×2"))
 
+        receivers = self.receivers(state, announcer, data.won)
         award: dict[str, int] = {}
         for side in receivers:
             written = points
@@ -461,6 +436,30 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         if any(state.points[s] >= target for s in state.sides):
             reasons.append(self._close_bummerl(state, ctx, stand))
         return Outcome(award, reasons, stand)
+
+    def _base_value(self, key: str, spiel: Spiel, data: GameData, who: str) -> tuple[int, str, str]:
+        """The game's points before Spritzen and Herzrunde, with the rule and the text for them."""
+        outcome = "gewonnen" if data.won else "verloren"
+        if key == "normal":
+            if data.augen is None:
+                raise RuleViolation(
+                    R_NORMAL,
+                    "Beim normalen Spiel fehlen die Augen der Verlierer (ab33: 1 Punkt, unter33: 2, kein_stich: 3)",
+                )
+            base = AUGEN_POINTS[data.augen]
+            return base, R_NORMAL, f"Normales Spiel, Rufer {who}: {outcome}; Verlierer {AUGEN_TEXT[data.augen]}: {base}"
+        if data.augen is not None:
+            raise RuleViolation(R_NORMAL, f"Augen der Verlierer gibt es nur beim normalen Spiel, nicht bei {spiel.name}")
+        text = f"{spiel.name}{self.variant(key)}, angesagt von {who}: {outcome}; zählt {spiel.points}"
+        return spiel.points, f"{R_PUNKTE} ({spiel.name} {spiel.points})", text
+
+    def _multiplied(self, base: int, data: GameData) -> tuple[int, list[str]]:
+        """Spritzen (×2, ×4, ×8) and Herzrunde (×2 on top): the points and the factors applied."""
+        points = base * 2**data.spritze * (2 if data.herzrunde else 1)
+        factors = [SPRITZE_TEXT[data.spritze]] if data.spritze else []
+        if data.herzrunde:
+            factors.append("Herzrunde ×2")
+        return points, factors
 
     def _check_announcer(self, state: _State, spiel: Spiel, announcer: int, rufer: int) -> None:
         player = state.players[announcer]
@@ -529,7 +528,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
     # -- hooks for the two rulesets ----------------------------------------------------------
     teams: ClassVar[bool] = True
 
-    def winners(self, state: _State, announcer: int, won: bool) -> list[str]:
+    def receivers(self, state: _State, announcer: int, won: bool) -> list[str]:
         raise NotImplementedError
 
     def award_text(self, ctx: Context[SchnapsenOptions], state: _State, announcer: int, won: bool, award: dict[str, int]) -> str:
@@ -645,7 +644,7 @@ class Bauernschnapsen(_Schnapsen):
 
         return (player(first, 1), player(second, 1), player(first, 2), player(second, 2))
 
-    def winners(self, state: _State, announcer: int, won: bool) -> list[str]:
+    def receivers(self, state: _State, announcer: int, won: bool) -> list[str]:
         side = state.players[announcer].side
         return [side if won else next(s for s in state.sides if s != side)]
 
@@ -680,7 +679,7 @@ class Talonschnapsen(_Schnapsen):
             return " (alle sechs Stiche)"
         return ""
 
-    def winners(self, state: _State, announcer: int, won: bool) -> list[str]:
+    def receivers(self, state: _State, announcer: int, won: bool) -> list[str]:
         side = state.players[announcer].side
         return [side] if won else [s for s in state.sides if s != side]
 
