@@ -522,20 +522,25 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     bummerl_rule: ClassVar[str] = R_BUMMERL
 
-    def retourschneider(self, ctx: Context[SchnapsenOptions]) -> bool:
-        return True
-
     # -- hooks for the two rulesets ----------------------------------------------------------
     teams: ClassVar[bool] = True
+    """Bauernschnapsen: sides are teams of two (partners exist)."""
+
+    def retourschneider(self, ctx: Context[SchnapsenOptions]) -> bool:
+        """Does a side that led ``target - 1`` to 0 and lost get a Retourschneider?"""
+        return True
 
     def receivers(self, state: _State, announcer: int, won: bool) -> list[str]:
+        """The sides that write the game's points."""
         raise NotImplementedError
 
     def award_text(self, ctx: Context[SchnapsenOptions], state: _State, announcer: int, won: bool, award: dict[str, int]) -> str:
+        """The German line saying who writes what."""
         parts = ", ".join(f"{p} für {ctx.name(s)}" for s, p in award.items())
         return parts if won else f"verloren, die Punkte gehen an die Gegner: {parts}"
 
     def losers(self, state: _State, ctx: Context[SchnapsenOptions], winners: tuple[str, ...]) -> list[str]:
+        """The sides that get a Bummerl when ``winners`` reached the target."""
         raise NotImplementedError
 
     def on_close(self, state: _State, data: CloseData, ctx: Context[SchnapsenOptions]) -> Outcome:
