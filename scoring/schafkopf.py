@@ -44,7 +44,8 @@ How this ruleset reads the document where it is not explicit:
   offender pays all of it: -10 (+6 +2 +2) in a Solo, -3 (+1 +1 +1) in a Rufspiel, as the
   document says. When the offender is the declarer of a Solo the three opponents get +2
   each and he pays -6 (no one else is left to pay). In a Tout "simply won" is the Tout's
-  own value (18 / 6), a Tout has no lower level.
+  own value (18 / 6), a Tout has no lower level; option ``fehler_tout_einfach`` scores it as
+  a simple Solo (6 / 2) instead.
 - Misplay, continued (``fortgesetzt``): scored as the game actually ended.
 - Reuegeld (Reuegeld section): for a game lost by the declaring party the declarer pays
   (0,50 € for a Rufspiel, 1,00 € for a Solo, Wenz, Farbwenz and their Tout); for a Spritze
@@ -122,6 +123,10 @@ def signed(points: int) -> str:
 class SchafkopfOptions(Frozen):
     spiele: int = Field(default=32, ge=1, le=200, description="Spiele pro Serie (ein Tisch, vier Spieler)")
     erster_geber: int = Field(default=1, ge=1, le=4, description="Platz des Spielers, der das erste Spiel der Serie gibt")
+    fehler_tout_einfach: bool = Field(
+        default=False,
+        description="Fehler im Tout, nicht fortgesetzt: als einfaches Spiel (6/2) statt zum Wert des Tout (18/6) werten",
+    )
     reuegeld_rufspiel: int = Field(
         default=50, ge=0, le=10000, description="Reuegeld in Cent: verlorenes Rufspiel, verlorene Spritze auf ein Rufspiel"
     )
@@ -387,7 +392,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 )
             if stufe not in (None, "einfach"):
                 raise RuleViolation(FEHLER, "Wird nicht fortgesetzt, hat die Gegenpartei das Spiel einfach gewonnen, nicht mit Schneider/Schwarz")
-            gewonnen, stufe = winner, "einfach"
+            gewonnen, stufe = winner, (None if data.tout else "einfach")
         if data.augen is not None:
             by_augen = data.augen >= 61
             if gewonnen is not None and gewonnen != by_augen:
@@ -600,7 +605,8 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         title = self._describe(spiel, ctx)
         winners = spiel.partei if spiel.gewonnen else spiel.gegner
         if fehler.fall == "nicht_fortgesetzt":
-            anteil = spiel.anteil("tout" if spiel.tout else "einfach")
+            tout_value = spiel.tout and not ctx.options.fehler_tout_einfach
+            anteil = spiel.anteil("tout" if tout_value else "einfach")
             points = {p: faktor * spiel.gewinn(p, anteil) for p in (*spiel.partei, *spiel.gegner) if p != offender}
             points[offender] = -sum(points.values())
             parts = " ".join(signed(points[p]) for p in points if p != offender)

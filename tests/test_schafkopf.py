@@ -559,6 +559,16 @@ def test_turnierstand_ist_die_summe_der_ergebnisse() -> None:
 
 def test_describe_lists_options_in_german() -> None:
     info = RULESET.describe()
-    assert {o["name"] for o in info["options"]} == {"spiele", "erster_geber", "reuegeld_rufspiel", "reuegeld_solo"}
+    assert {o["name"] for o in info["options"]} == {"spiele", "erster_geber", "fehler_tout_einfach", "reuegeld_rufspiel", "reuegeld_solo"}
     assert all(o["description"] for o in info["options"])
     assert info["entry_kinds"] == ["close", "correction", "game", "void"]
+
+
+def test_fehler_nicht_fortgesetzt_im_tout_zaehlt_der_tout() -> None:
+    """Reading: a Tout's simple win is the Tout (18/6): -30 (+18 +6 +6); option: as a simple Solo, -10."""
+    game = {"spiel": "wenz", "spieler": "p1", "tout": True, "fehler": {"von": "p2", "fall": "nicht_fortgesetzt"}}
+    assert points(game) == (18, -30, 6, 6)
+    line = score(game, fehler_tout_einfach=True).lines[0]
+    assert tuple(line.points[p] for p in P) == (6, -10, 2, 2)
+    declarer = {**game, "fehler": {"von": "p1", "fall": "nicht_fortgesetzt"}}
+    assert points(declarer) == (-18, 6, 6, 6)
