@@ -212,9 +212,10 @@ class Spiel:
     art: SpielArt
     farbe: Farbe | None
     spieler: str
-    partei: frozenset[str]
-    """The declaring party: the declarer (and the called partner in a Rufspiel)."""
-    gegner: frozenset[str]
+    partei: tuple[str, ...]
+    """The declaring party: the declarer (and the called partner in a Rufspiel), declarer first."""
+    gegner: tuple[str, ...]
+    """The other players, in the order of the participants."""
     tout: bool
     gewonnen: bool
     stufe: Stufe
@@ -365,7 +366,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 raise RuleViolation(TOUT, "Tout gibt es nur bei Solo, Wenz und Farbwenz, nicht beim Rufspiel")
             if data.farbe == "herz":
                 raise RuleViolation(SPIELARTEN, "Im Rufspiel wird eine Eichel-, Gras- oder Schellen-Sau gerufen, nicht die Herz-Sau (Trumpf)")
-            partei = frozenset({spieler, partner})
+            partei: tuple[str, ...] = (spieler, partner)
         else:
             if data.partner is not None:
                 raise RuleViolation(SPIELARTEN, f"Ein {self._art_name(data.spiel, None)} hat keinen Partner: nur das Rufspiel")
@@ -373,8 +374,8 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 raise RuleViolation(SPIELARTEN, f"Beim {self._art_name(data.spiel, None)} fehlt die Farbe ('farbe')")
             if data.spiel == "wenz" and data.farbe is not None:
                 raise RuleViolation(SPIELARTEN, "Ein Wenz hat keine Farbe; mit Farbe ist es ein Farbwenz")
-            partei = frozenset({spieler})
-        gegner = frozenset(players) - partei
+            partei = (spieler,)
+        gegner = tuple(p for p in players if p not in partei)
         fall = data.fehler.fall if data.fehler else None
         if data.fehler is not None:
             offender = ctx.require_participant(data.fehler.von, TEILNEHMER, "Fehler von")
@@ -566,7 +567,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         anteil = spiel.anteil()
         simple = normal_points(spiel, anteil)
         outcome = "gewinnt" if spiel.gewonnen else "verliert"
-        level = "" if spiel.tout else {"einfach": "", "schneider": " Schneider", "schwarz": " schwarz"}[spiel.stufe]
+        level = "" if spiel.tout else {"einfach": "", "schneider": " Schneider", "schwarz": " Durch" if spiel.gewonnen else " schwarz"}[spiel.stufe]
         what = f"{head}{self._party_text(spiel, ctx)} {outcome} {self._describe(spiel, ctx)}{level}"
         reasons = [Explanation(rule=self._table_rule(spiel), text=what, points=simple)]
         if spiel.spritze_von is None:
@@ -632,10 +633,10 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         for p in losers:
             points[p] = 0
         points[offender] = loss
-        parts = " ".join(signed(points[p]) for p in points)
+        parts = ", ".join(f"{ctx.name(p)} {signed(points[p])}" for p in losers)
         text = (
             f"{head}{title} von {self._party_text(spiel, ctx)} war bereits {outcome}; {self._fehler_text(fehler, ctx)}: "
-            f"{ctx.name(offender)} trägt den Verlust seiner Partei allein ({parts}){spritze}"
+            f"{ctx.name(offender)} trägt den Verlust der eigenen Partei allein ({parts}){spritze}"
         )
         return points, [Explanation(rule=f"{FEHLER}: bereits gewonnenes Spiel", text=text, points=points)]
 

@@ -572,3 +572,16 @@ def test_fehler_nicht_fortgesetzt_im_tout_zaehlt_der_tout() -> None:
     assert tuple(line.points[p] for p in P) == (6, -10, 2, 2)
     declarer = {**game, "fehler": {"von": "p1", "fall": "nicht_fortgesetzt"}}
     assert points(declarer) == (-18, 6, 6, 6)
+
+
+def test_the_example_serie_hand_checked() -> None:
+    """docs/examples/schafkopf-turnier.json: 32 games tallied by hand: Dieter 40 + 23 = 63,
+    Anna 30 - 3 = 27, Bernd 20 - 8 = 12, Carla 10 - 12 = -2; Reuegeld 8,00 €."""
+    from .conftest import ROOT
+
+    example = Sheet.from_json((ROOT / "docs" / "examples" / "schafkopf-turnier.json").read_bytes())
+    r = result(RULESET.score(example))
+    assert {p: (x.spielpunkte, x.tischpunkte, x.ergebnis) for p, x in r.spieler.items()} == {
+        "p1": (-3, 30, 27), "p2": (-8, 20, 12), "p3": (-12, 10, -2), "p4": (23, 40, 63)
+    }
+    assert r.spiele == 32 and r.abgeschlossen and r.reuegeld_tisch == "8,00 €"
