@@ -394,12 +394,13 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             if stufe not in (None, "einfach"):
                 raise RuleViolation(FEHLER, "Wird nicht fortgesetzt, hat die Gegenpartei das Spiel einfach gewonnen, nicht mit Schneider/Schwarz")
             gewonnen, stufe = winner, (None if data.tout else "einfach")
-        if data.augen is not None:
-            by_augen = data.augen >= 61
+        if data.augen is not None and not (data.tout and data.augen == 120):
+            # A Tout is won with every trick, not with 61: fewer than 120 Augen lose it.
+            by_augen = data.augen >= 61 and not data.tout
             if gewonnen is not None and gewonnen != by_augen:
+                rule, need = (TOUT, "ein Tout braucht alle Stiche") if data.tout else (GEWONNEN, "gewonnen ab 61")
                 raise RuleViolation(
-                    GEWONNEN,
-                    f"Mit {data.augen} Augen hat die Spielpartei {'gewonnen' if by_augen else 'verloren'} (gewonnen ab 61)",
+                    rule, f"Mit {data.augen} Augen hat die Spielpartei {'gewonnen' if by_augen else 'verloren'} ({need})"
                 )
             gewonnen = by_augen
         if data.stiche is not None:

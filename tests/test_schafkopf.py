@@ -585,3 +585,11 @@ def test_the_example_serie_hand_checked() -> None:
         "p1": (-3, 30, 27), "p2": (-8, 20, 12), "p3": (-12, 10, -2), "p4": (23, 40, 63)
     }
     assert r.spiele == 32 and r.abgeschlossen and r.reuegeld_tisch == "8,00 €"
+
+
+def test_tout_mit_weniger_als_120_augen_ist_verloren() -> None:
+    """A Tout is won only with every trick: 100 Augen lose it, however many over 61."""
+    assert points(solo(tout=True, augen=100)) == (-18, 6, 6, 6)
+    error = refused(solo(tout=True, augen=100, gewonnen=True))
+    assert error.rule == "Spielpunkte: Tout" and "alle Stiche" in error.message
+    assert points(solo(tout=True, augen=120, stiche=8)) == (18, -6, -6, -6)
