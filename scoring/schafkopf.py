@@ -783,10 +783,14 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                     reuegeld_cent=(old.reuegeld_cent if old else 0) + mine.reuegeld_cent,
                 )
         ordered = sorted(rows.values(), key=lambda r: r.ergebnis, reverse=True)
-        ranked = []
+        counts: dict[int, int] = {}
+        for row in ordered:
+            counts[row.ergebnis] = counts.get(row.ergebnis, 0) + 1
+        ranked: list[Standing] = []
         for index, row in enumerate(ordered):
             rank = ranked[-1].rank if ranked and ranked[-1].ergebnis == row.ergebnis else index + 1
-            ranked.append(row.model_copy(update={"rank": rank}))
+            decided = "Ergebnis" if counts[row.ergebnis] == 1 else "punktgleich (die Turnierordnung nennt keine weitere Wertung)"
+            ranked.append(row.model_copy(update={"rank": rank, "decided_by": decided}))
         return tuple(ranked)
 
 
@@ -801,3 +805,5 @@ class Standing(Frozen):
     spielpunkte: int
     tischpunkte: int
     reuegeld_cent: int
+    decided_by: str = ""
+    """What separates this player from the next: the result, or nothing (tied)."""

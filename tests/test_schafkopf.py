@@ -555,6 +555,16 @@ def test_turnierstand_ist_die_summe_der_ergebnisse() -> None:
     # Serie 1: Anna 40+6, others 20-2 each; Serie 2: Bernd 46, others 18.
     assert rows == {"Anna": (1, 64, 2), "Bernd": (1, 64, 2), "Carla": (3, 36, 2), "Dieter": (3, 36, 2)}
     assert sum(row.ergebnis for row in standing) == 200
+    assert {row.decided_by for row in standing} == {"punktgleich (die Turnierordnung nennt keine weitere Wertung)"}
+    three = sheet(solo(spieler="p3", gewonnen=True, stufe="schneider"), spiele=1, close={"signed_by": "Anna"})
+    # Serie 3: Carla 40 + 9 = 49, the others 20 - 3 = 17 each.
+    tie = "punktgleich (die Turnierordnung nennt keine weitere Wertung)"
+    assert [(row.name, row.rank, row.ergebnis, row.decided_by) for row in RULESET.standings([one, two, three])] == [
+        ("Carla", 1, 85, "Ergebnis"),
+        ("Anna", 2, 81, tie),
+        ("Bernd", 2, 81, tie),
+        ("Dieter", 4, 53, "Ergebnis"),
+    ]
 
 
 def test_describe_lists_options_in_german() -> None:
