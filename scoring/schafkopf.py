@@ -69,7 +69,7 @@ How this ruleset reads the document where it is not explicit:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
@@ -85,7 +85,6 @@ SPRITZE = "Spritze (Stoss – Kontra – Spritze – Schuss, kein Re)"
 UNBERECHTIGT = "Unberechtigte Spritze"
 TOUT = "Spielpunkte: Tout"
 GEWONNEN = "Spiel gewonnen mit 61, Schneider mit 30"
-SPIELER_BLEIBT = "Spritze: Spieler bleibt Spieler"
 FEHLER = "Falsches Ausspiel / falsches Bedienen"
 REUEGELD = "Reuegeld"
 TISCHPUNKTE = "Tischpunkte"
@@ -97,7 +96,6 @@ TEILNEHMER = "Teilnehmer (4 Spieler, ausgeloste Plätze)"
 SpielArt = Literal["rufspiel", "solo", "wenz", "farbwenz"]
 Farbe = Literal["eichel", "gras", "herz", "schellen"]
 Stufe = Literal["einfach", "schneider", "schwarz"]
-STUFEN: tuple[Stufe, ...] = ("einfach", "schneider", "schwarz")
 
 #: Tischpunkte for places 1 to 4.
 TISCHPUNKTE_PLATZ = (40, 30, 20, 10)
@@ -108,7 +106,6 @@ ANTEIL_RUFSPIEL = {"einfach": 1, "schneider": 2, "schwarz": 3}
 ANTEIL_SOLO = {"einfach": 2, "schneider": 3, "schwarz": 4, "tout": 6}
 
 FARBNAME = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
-STUFENNAME = {"einfach": "", "schneider": " Schneider", "schwarz": " Durch", "tout": ""}
 
 
 def euro(cents: int) -> str:
@@ -117,10 +114,13 @@ def euro(cents: int) -> str:
 
 
 def signed(points: int) -> str:
+    """``6`` -> ``"+6"``, ``0`` -> ``"±0"`` (as the document writes points)."""
     return f"{points:+d}" if points else "±0"
 
 
 class SchafkopfOptions(Frozen):
+    """House settings of a tournament; the defaults are the document's."""
+
     spiele: int = Field(default=32, ge=1, le=200, description="Spiele pro Serie (ein Tisch, vier Spieler)")
     erster_geber: int = Field(default=1, ge=1, le=4, description="Platz des Spielers, der das erste Spiel der Serie gibt")
     fehler_tout_einfach: bool = Field(
@@ -136,6 +136,8 @@ class SchafkopfOptions(Frozen):
 
 
 class SpritzeData(Frozen):
+    """``spritze`` of a game: Stoss – Kontra – Spritze – Schuss, given by the party against the declarer."""
+
     von: str
     """The player who gave the Spritze (always of the party against the declarer)."""
     unberechtigt: bool | None = None
@@ -143,6 +145,8 @@ class SpritzeData(Frozen):
 
 
 class FehlerData(Frozen):
+    """``fehler`` of a game: falsches Ausspiel or uncorrected falsches Bedienen, and what followed."""
+
     von: str
     """The player who played out or followed wrongly."""
     art: Literal["ausspiel", "bedienen"] = "ausspiel"
@@ -150,6 +154,8 @@ class FehlerData(Frozen):
 
 
 class GameData(Frozen):
+    """Data of a ``game`` entry (see the module docstring)."""
+
     spiel: SpielArt
     spieler: str
     partner: str | None = None
@@ -179,6 +185,8 @@ class SpielerErgebnis(Frozen):
 
 
 class SchafkopfResult(Frozen):
+    """The Serie's result: per player, and the table's Reuegeld."""
+
     spiele: int
     """Games played."""
     abgeschlossen: bool
@@ -199,7 +207,6 @@ class _State:
     reuegeld: dict[str, int]
     games: int = 0
     closed_by: str | None = None
-    tischpunkte: dict[str, int] = field(default_factory=dict)
 
     def dealer(self) -> str:
         return self.order[(self.first + self.games) % len(self.order)]
@@ -377,8 +384,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             partei = (spieler,)
         gegner = tuple(p for p in players if p not in partei)
         fall = data.fehler.fall if data.fehler else None
-        if data.fehler is not None:
-            offender = ctx.require_participant(data.fehler.von, TEILNEHMER, "Fehler von")
+        offender = ctx.require_participant(data.fehler.von, TEILNEHMER, "Fehler von") if data.fehler else ""
         # -- won / lost
         gewonnen = data.gewonnen
         stufe: Stufe | None = "schwarz" if data.stufe == "durch" else data.stufe
@@ -387,9 +393,11 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 raise RuleViolation(FEHLER, "Das Spiel wurde nicht fortgesetzt: Augen und Stiche bleiben leer")
             winner = offender not in partei
             if gewonnen is not None and gewonnen != winner:
-                party = "Spielpartei" if winner else "Gegenpartei"
+                party = f"die Spielpartei von {name(spieler)}" if winner else f"die Gegenpartei von {name(spieler)}"
                 raise RuleViolation(
-                    FEHLER, f"Nach dem Fehler von {name(offender)} hat die Gegenpartei gewonnen, also die {party}, nicht die andere"
+                    FEHLER,
+                    f"Ohne Fortsetzung hat die Gegenpartei von {name(offender)} gewonnen, also {party}: "
+                    f"'gewonnen' ist {'true' if winner else 'false'}",
                 )
             if stufe not in (None, "einfach"):
                 raise RuleViolation(FEHLER, "Wird nicht fortgesetzt, hat die Gegenpartei das Spiel einfach gewonnen, nicht mit Schneider/Schwarz")
@@ -434,7 +442,8 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             if stufe is None:
                 stufe = derived or "einfach"
             elif derived is not None and derived != stufe:
-                raise RuleViolation(GEWONNEN, f"Mit {self._augen_text(data)} ist das Spiel {derived}, nicht {stufe}")
+                shown = {"einfach": "einfach", "schneider": "Schneider", "schwarz": "Schwarz"}
+                raise RuleViolation(GEWONNEN, f"Mit {self._augen_text(data)} ist das Spiel {shown[derived]}, nicht {shown[stufe]}")
             elif stufe == "schwarz" and data.stiche is not None and data.stiche not in (0, 8):
                 raise RuleViolation(GEWONNEN, f"Schwarz heißt ohne Stich; die Spielpartei hat {data.stiche} Stiche")
             elif stufe == "schneider" and data.stiche in (0, 8):
@@ -512,7 +521,8 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             if must:
                 raise RuleViolation(
                     UNBERECHTIGT,
-                    f"Die kontragebende Partei ist nicht schneiderfrei und macht {tricks} Stich(e): die Spritze ist unberechtigt",
+                    f"Die kontragebende Partei ist nicht schneiderfrei und macht {('keinen', 'einen')[tricks]} Stich: "
+                    "die Spritze ist unberechtigt",
                 )
             raise RuleViolation(UNBERECHTIGT, f"Die kontragebende Partei macht {tricks} Stiche: die Spritze ist berechtigt")
         return must
@@ -701,7 +711,6 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         reasons.append(Explanation(rule=REUEGELD, text=f"Reuegeld des Tisches an die Kasse: {euro(total)}"))
         reasons.append(Explanation(rule=ERGEBNIS, text=f"Abgeschlossen und unterschrieben von {data.signed_by}"))
         state.closed_by = data.signed_by
-        state.tischpunkte = tisch
         return Outcome({}, reasons)
 
     # -- reading -----------------------------------------------------------------------------

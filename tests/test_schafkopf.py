@@ -177,7 +177,7 @@ def test_augen_und_gewonnen_muessen_zusammenpassen() -> None:
 
 def test_augen_und_stufe_muessen_zusammenpassen() -> None:
     error = refused(solo(augen=95, stufe="einfach"))
-    assert "Schneider mit 30" in error.rule and "schneider" in error.message
+    assert "Schneider mit 30" in error.rule and "ist das Spiel Schneider, nicht einfach" in error.message
 
 
 def test_ohne_gewonnen_wird_abgelehnt() -> None:
