@@ -603,3 +603,28 @@ def test_tout_mit_weniger_als_120_augen_ist_verloren() -> None:
     error = refused(solo(tout=True, augen=100, gewonnen=True))
     assert error.rule == "Spielpunkte: Tout" and "alle Stiche" in error.message
     assert points(solo(tout=True, augen=120, stiche=8)) == (18, -6, -6, -6)
+
+
+def test_fehler_fortgesetzt_hoeher_bewertet() -> None:
+    """'Möchte die Gegenpartei das Spiel höher bewertet haben, muss das Spiel zu Ende gespielt werden':
+    the declarer lets play on after Carla's misplay and wins Schneider: +9 -3 -3 -3, not Carla's -10."""
+    game = solo(augen=96, fehler={"von": "p3", "art": "bedienen", "fall": "fortgesetzt"})
+    line = score(game).lines[0]
+    assert tuple(line.points[p] for p in P) == (9, -3, -3, -3)
+    assert line.explanation[0].text.startswith("nicht korrigiertes falsches Bedienen von Carla")
+
+
+def test_alle_8_karten_acht_stiche() -> None:
+    """'Es werden 4x2 Karten ausgegeben ... Alle 8 Karten müssen bis zum Schluss gespielt werden': 0 to 8 tricks."""
+    assert refused(solo(stiche=9)).rule == "Eingabe"
+    assert refused(solo(augen=121)).rule == "Eingabe"
+
+
+def test_kein_spiel_kein_eintrag_der_geber_bleibt() -> None:
+    """'Kommt kein Spiel zustande, gibt der gleiche Spieler so lange noch mal': only a game passes
+    the deal on; a voided game gives the deal back."""
+    base = sheet(solo(gewonnen=True), ruf(gewonnen=True), spiele=8)
+    assert RULESET.score(base).status.dealer == "p3"
+    voided = base.with_entry(Entry(kind="void", target=2, reason="doppelt eingetragen"))
+    s = RULESET.score(voided)
+    assert s.status.dealer == "p2" and s.status.details["gespielt"] == 1
