@@ -81,7 +81,8 @@ from .registry import register
 
 # Rule names, as they appear in the document's sections.
 SPIELPUNKTE = "Spielpunkte (Tabelle)"
-SPRITZE = "Spritze (Stoss – Kontra – Spritze – Schuss, kein Re)"
+SPRITZE = "Spritze"
+SPRITZE_RE = "Spritze (nur die Gegenpartei, Re ist nicht erlaubt)"
 UNBERECHTIGT = "Unberechtigte Spritze"
 TOUT = "Spielpunkte: Tout"
 GEWONNEN = "Spiel gewonnen mit 61, Schneider mit 30"
@@ -89,6 +90,7 @@ FEHLER = "Falsches Ausspiel / falsches Bedienen"
 REUEGELD = "Reuegeld"
 TISCHPUNKTE = "Tischpunkte"
 ERGEBNIS = "Ergebnis (Tisch- + Spielpunkte = 100)"
+UNTERSCHRIFT = "Ergebnis: Unterschrift des Listenführers"
 SERIE = "Serie"
 SPIELARTEN = "Spielarten"
 TEILNEHMER = "Teilnehmer (4 Spieler, ausgeloste Plätze)"
@@ -456,7 +458,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             if spritze_von in partei:
                 role = "Spieler" if spritze_von == spieler else "gerufene Partner"
                 raise RuleViolation(
-                    SPRITZE,
+                    SPRITZE_RE,
                     f"{name(spritze_von)} ist der {role}: Spritze gibt nur die Gegenpartei, Re ist nicht erlaubt",
                 )
             unberechtigt = self._unberechtigt(data, gewonnen, stufe, fall)
@@ -664,7 +666,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         if cents == 0:
             return []
         state.reuegeld[payer] += cents
-        return [Explanation(rule=REUEGELD, text=f"{ctx.name(payer)} zahlt {euro(cents)} Reuegeld ({why})")]
+        return [Explanation(rule=REUEGELD, text=f"{ctx.name(payer)} zahlt {euro(cents)} ({why})")]
 
     # -- close -------------------------------------------------------------------------------
     def on_close(self, state: _State, data: CloseData, ctx: Context[SchafkopfOptions]) -> Outcome:
@@ -684,7 +686,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             allowed = {keeper.casefold(), ctx.name(keeper).strip().casefold()}
             if data.signed_by.strip().casefold() not in allowed and not data.override:
                 raise RuleViolation(
-                    ERGEBNIS,
+                    UNTERSCHRIFT,
                     f"Das Ergebnis bestätigt der Listenführer {ctx.name(keeper)} mit seiner Unterschrift, nicht {data.signed_by}",
                 )
         tisch, places = tischpunkte(state.spielpunkte)
@@ -694,22 +696,21 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         reasons.append(
             Explanation(
                 rule=TISCHPUNKTE,
-                text="Tischpunkte: " + ", ".join(f"{places[p]}. {ctx.name(p)} {tisch[p]}" for p in ranked),
+                text=", ".join(f"{places[p]}. {ctx.name(p)} {tisch[p]}" for p in ranked),
                 points=tisch,
             )
         )
         reasons.append(
             Explanation(
                 rule=ERGEBNIS,
-                text="Ergebnis: "
-                + ", ".join(f"{ctx.name(p)} {tisch[p]} {signed(state.spielpunkte[p])} = {ergebnis[p]}" for p in ranked)
+                text=", ".join(f"{ctx.name(p)} {tisch[p]} {signed(state.spielpunkte[p])} = {ergebnis[p]}" for p in ranked)
                 + f"; zusammen {sum(ergebnis.values())}",
                 points=ergebnis,
             )
         )
         total = sum(state.reuegeld.values())
-        reasons.append(Explanation(rule=REUEGELD, text=f"Reuegeld des Tisches an die Kasse: {euro(total)}"))
-        reasons.append(Explanation(rule=ERGEBNIS, text=f"Abgeschlossen und unterschrieben von {data.signed_by}"))
+        reasons.append(Explanation(rule=REUEGELD, text=f"vom Listenführer mit der Tischliste an die Kasse: {euro(total)}"))
+        reasons.append(Explanation(rule=UNTERSCHRIFT, text=f"Abgeschlossen und unterschrieben von {data.signed_by}"))
         state.closed_by = data.signed_by
         return Outcome({}, reasons)
 
