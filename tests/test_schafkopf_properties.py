@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import Entry, Participant, Sheet, SheetContext, find_ruleset
+from scoring import Entry, Participant, RuleViolation, Sheet, SheetContext, find_ruleset
 from scoring.schafkopf import SchafkopfResult, tischpunkte
 
 RULESET = find_ruleset("schafkopf-turnier")
@@ -48,14 +48,17 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
         game["gewonnen"] = draw(st.booleans())
         game["stufe"] = draw(st.sampled_from(["einfach", "schneider"]))
     else:
-        mode = draw(st.sampled_from(["flag", "augen", "stiche"]))
+        mode = draw(st.sampled_from(["flag", "augen", "stiche", "augen_stiche"]))
         if mode == "flag":
             game["gewonnen"] = draw(st.booleans())
             game["stufe"] = draw(st.sampled_from(["einfach", "schneider", "schwarz"]))
         elif mode == "augen":
             game["augen"] = draw(st.integers(0, 120))
-        else:
+        elif mode == "stiche":
             game["stiche"] = draw(st.sampled_from([0, 8]))
+        else:  # both: 1 to 7 tricks, any Augen (a trick may be worth nothing)
+            game["augen"] = draw(st.integers(0, 120))
+            game["stiche"] = draw(st.integers(1, 7))
     if draw(st.booleans()):
         spritze: dict[str, Any] = {"von": draw(st.sampled_from(gegner))}
         if (
@@ -130,3 +133,20 @@ def test_tischpunkte_always_100_and_ordered(values: list[int]) -> None:
         for b in P:
             if spielpunkte[a] == spielpunkte[b]:
                 assert tisch[a] == tisch[b] and places[a] == places[b]
+
+
+@settings(max_examples=200, deadline=None)
+@given(games(), st.data())
+def test_a_berechtigte_spritze_doubles_every_players_points(game: dict[str, Any], data: st.DataObject) -> None:
+    """'Bei Spritze verdoppeln sich die Spielpunkte', whoever of the other party gives it."""
+    plain = {k: v for k, v in game.items() if k != "spritze"}
+    line = RULESET.score(serie([plain], close=False)).lines[0]
+    partei = {plain["spieler"], plain.get("partner")}
+    giver = data.draw(st.sampled_from([p for p in P if p not in partei]))
+    spritzed = {**plain, "spritze": {"von": giver, "unberechtigt": False}}
+    try:
+        doubled = RULESET.score(serie([spritzed], close=False)).lines[0]
+    except RuleViolation as error:  # a Spritze that must be unberechtigt (schwarz) is refused as berechtigt
+        assert "unberechtigt" in str(error)
+        return
+    assert doubled.points == {p: 2 * v for p, v in line.points.items()}
