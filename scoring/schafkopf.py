@@ -51,17 +51,23 @@ How this ruleset reads the document where it is not explicit:
   (0,50 € for a Rufspiel, 1,00 € for a Solo, Wenz, Farbwenz and their Tout); for a Spritze
   the declaring party won, the player who gave the Spritze pays (0,50 € on a Rufspiel,
   1,00 € on a Solo, Wenz, Farbwenz). Misplay games count as scored: whoever's game or
-  Spritze is lost pays. The amounts are options (in cents).
+  Spritze is lost pays, so the declarer pays for a Rufspiel lost by his partner's misplay.
+  The amounts are options (in cents).
+- An unberechtigte Spritze is not scored on a misplay game that was not played out
+  (``bereits_gewonnen``, ``nicht_fortgesetzt``): the tricks it depends on were not made.
 - Tischpunkte: places by Spielpunkte; players on equal Spielpunkte share the places'
   points equally, which is every tie value the document lists (35, 30, 25, 20, 15), also
   combined (1.+2. and 3.+4. tied: 35, 35, 15, 15).
-- The Serie has ``spiele`` games (an option, default 32). Seats fix the order of dealing
+- The Serie has ``spiele`` games (an option; the document names no number, default 32). Seats fix the order of dealing
   (clockwise, seat 1, 2, 3, 4); the player on seat ``erster_geber`` deals the first game.
   Without seats the order of the participants is the seating order.
 - ``close`` needs all games of the Serie unless ``override`` gives the organizer's reason;
   it must be signed by the Listenführer (``context.written_by``, by name or id) unless
   ``override`` is given. The close computes the Tischpunkte and refuses a Serie whose
-  results do not add up to 100, showing the numbers.
+  results do not add up to 100, showing the numbers (a guard: with every game zero-sum
+  and the tie shares above, a valid log always adds up to 100).
+- A Rufspiel calls an Eichel-, Gras- or Schellen-Sau (``farbe``, optional); the Herz-Sau
+  is trump and cannot be called (general Schafkopf rule, not in the document).
 - Not scored, as the document does not score them: bidding (see ``gebotsrang``), Falschspiel
   and the other grounds for exclusion.
 """
