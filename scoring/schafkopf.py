@@ -345,9 +345,10 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         numbers = [p.start_number for p in sheet.participants if p.start_number is not None]
         if len(set(numbers)) != len(numbers):
             raise RuleViolation(TEILNEHMER, f"Ein Spieler kann nicht zweimal am Tisch sitzen (Startnummern {numbers})")
-        names = [p.name.strip().casefold() for p in sheet.participants]
+        # Without a Startnummer the name is the player's identity (two namesakes need Startnummern).
+        names = [p.name.strip().casefold() for p in sheet.participants if p.start_number is None]
         if len(set(names)) != len(names):
-            raise RuleViolation(TEILNEHMER, "Ein Spieler kann nicht zweimal am Tisch sitzen (gleicher Name zweimal)")
+            raise RuleViolation(TEILNEHMER, "Ein Spieler kann nicht zweimal am Tisch sitzen (gleicher Name ohne Startnummer)")
         seats = [p.seat for p in sheet.participants if p.seat is not None]
         if seats and sorted(seats) != [1, 2, 3, 4]:
             raise RuleViolation(TEILNEHMER, f"Die ausgelosten Plätze sind 1 bis 4, jeder einmal (angegeben: {seats})")

@@ -487,13 +487,20 @@ def test_partner_ist_der_spieler_abgelehnt() -> None:
 
 
 def test_ein_spieler_zweimal_abgelehnt() -> None:
-    twice = [Participant(id=f"x{i}", name=n, start_number=s) for i, (n, s) in enumerate([("Anna", 1), ("Bernd", 2), ("Carla", 3), ("Anna", 4)])]
+    """One player twice at the table: the same Startnummer, or the same name without Startnummer."""
+    twice = [Participant(id=f"x{i}", name=n) for i, n in enumerate(["Anna", "Bernd", "Carla", "anna "])]
     with pytest.raises(RuleViolation) as info:
         RULESET.new_sheet(twice)
     assert "zweimal" in info.value.message
     numbers = [Participant(id=f"x{i}", name=n, start_number=7 if i < 2 else i) for i, n in enumerate(NAMES)]
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as info:
         RULESET.new_sheet(numbers)
+    assert "Startnummern [7, 7, 2, 3]" in info.value.message
+
+
+def test_namensvettern_mit_startnummern_duerfen_am_tisch_sitzen() -> None:
+    namesakes = [Participant(id=f"x{i}", name=n, start_number=i + 1) for i, n in enumerate(["Hans Huber", "Bernd", "Carla", "Hans Huber"])]
+    assert len(RULESET.new_sheet(namesakes).participants) == 4
 
 
 def test_vier_spieler_am_tisch() -> None:
