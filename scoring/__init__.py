@@ -9,6 +9,7 @@ Pure functions over pydantic models; nothing here imports flet, tinydb or reques
 
 from . import schnapsen  # noqa: F401  (registers bauernschnapsen and talonschnapsen)
 from . import watten  # noqa: F401  (registers the ruleset)
+from . import schafkopf  # noqa: F401  (registers the ruleset)
 from .engine import (
     Context,
     Explanation,
