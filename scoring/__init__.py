@@ -7,9 +7,9 @@ Pure functions over pydantic models; nothing here imports flet, tinydb or reques
     'Watten (Turnier)'
 """
 
+from . import schafkopf  # noqa: F401  (registers schafkopf-turnier)
 from . import schnapsen  # noqa: F401  (registers bauernschnapsen and talonschnapsen)
-from . import watten  # noqa: F401  (registers the ruleset)
-from . import schafkopf  # noqa: F401  (registers the ruleset)
+from . import watten  # noqa: F401  (registers watten-turnier)
 from .engine import (
     Context,
     Explanation,
