@@ -8,6 +8,7 @@ Pure functions over pydantic models; nothing here imports flet, tinydb or reques
 """
 
 from . import watten  # noqa: F401  (registers the ruleset)
+from . import doppelkopf  # noqa: F401  (registers doppelkopf-turnier and doppelkopf-haus)
 from .engine import (
     Context,
     Explanation,
