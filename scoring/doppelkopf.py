@@ -145,7 +145,7 @@ class Sonderpunkte(Frozen):
 
     def items(self) -> list[str]:
         out: list[str] = []
-        for key in ("doppelkopf", "fuchs", "karlchen", "herzstich"):
+        for key in ("fuchs", "doppelkopf", "karlchen", "herzstich"):
             out.extend([SONDER_NAME[key]] * getattr(self, key))
         return out
 
