@@ -384,6 +384,8 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             typ_text = "Hochzeit ohne Partner, gespielt als Trumpfsolo"
         if data.farbe:
             typ_text += f" ({data.farbe.capitalize()})"
+        if data.schwein:
+            typ_text += " mit Schwein"
         if solo and ctx.options.pflichtsolo and data.typ in SOLI:
             soloist = re[0]
             if soloist in state.pflichtsolo:
@@ -711,8 +713,8 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             plus = [p for p in points if points[p] > 0]
             minus = [p for p in points if points[p] < 0]
             text = (
-                f"{_je(plus, points)} Pluspunkte für {', '.join(ctx.name(p) for p in plus)}; "
-                f"{_je(minus, points)} Minuspunkte für {', '.join(ctx.name(p) for p in minus)}"
+                f"{_je(plus, points, 'Pluspunkt')} für {', '.join(ctx.name(p) for p in plus)}; "
+                f"{_je(minus, points, 'Minuspunkt')} für {', '.join(ctx.name(p) for p in minus)}"
             )
         if sitting:
             text += f"; {ctx.name(sitting)} sitzt und bekommt nichts"
@@ -860,9 +862,11 @@ def _liste(items: list[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " und " + quoted[-1]
 
 
-def _je(players: list[str], points: dict[str, int]) -> str:
-    values = sorted({abs(points[p]) for p in players})
-    return " bzw. ".join(str(v) for v in values) if len(players) == 1 else "je " + " bzw. ".join(str(v) for v in values)
+def _je(players: list[str], points: dict[str, int], word: str) -> str:
+    """ "18 Pluspunkte" for one player, "je 6 Minuspunkte" for several, "je 1 Pluspunkt"."""
+    value = abs(points[players[0]])
+    text = f"{value} {word}" + ("" if value == 1 else "e")
+    return text if len(players) == 1 else f"je {text}"
 
 
 @register
