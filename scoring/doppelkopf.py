@@ -58,7 +58,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .engine import CloseData, Context, Explanation, Outcome, RuleViolation, Ruleset, Status
 from .model import Frozen, Sheet
@@ -210,6 +210,13 @@ class DoppelkopfOptions(Frozen):
     )
     mit_neunen: bool = Field(default=False, description="Mit Neunen (48 Karten); ohne Neunen heißt 0 Augen schwarz (Regel 2)")
 
+    @model_validator(mode="after")
+    def _strafe_nullsumme(self) -> DoppelkopfOptions:
+        """Regel 23: every line sums to 0, so the offender pays what the three others get."""
+        if self.strafe_minus != 3 * self.strafe_plus:
+            raise ValueError(f"strafe_minus ({self.strafe_minus}) muss 3 x strafe_plus ({self.strafe_plus}) sein, damit die Summe 0 ist")
+        return self
+
 
 class TurnierOptions(DoppelkopfOptions):
     pass
@@ -295,7 +302,6 @@ class _Regeln:
     soli: str
     parteien: str
     sieger: str
-    absage: str
     ansagen: str
     zaehlweise: str
     sonderpunkte: str
@@ -733,10 +739,6 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         active = state.active()
         others = [p for p in active if p != offender]
         points = {offender: -opts.strafe_minus, **{p: opts.strafe_plus for p in others}}
-        if sum(points.values()) != 0:
-            raise RuleViolation(
-                "Optionen", f"Strafe {opts.strafe_minus} ist nicht 3 x {opts.strafe_plus}: die Summe muss 0 sein (Regel 23)"
-            )
         grund = f" ({data.grund})" if data.grund else ""
         reasons = [
             Explanation(
@@ -883,8 +885,7 @@ class DoppelkopfTurnier(_Doppelkopf):
         verboten="Regel 3 (keine Trumpfabgabe, kein Schmeißen)",
         soli="Regel 10 (Soli)",
         parteien="Parteien (Re/Kontra)",
-        sieger="Regel 17 (121 Augen zum Sieg)",
-        absage="Regel 18 (keine 90: 151 Augen)",
+        sieger="Regel 17/18 (121 Augen zum Sieg, keine 90: 151)",
         ansagen="Regel 14-16 (Ansagen)",
         zaehlweise="Regel 19/25 (Zählweise)",
         sonderpunkte="Regel 20/22 (Sonderpunkte)",
@@ -918,7 +919,6 @@ class DoppelkopfHaus(_Doppelkopf):
         soli="1.1 Soli (Trumpf-/Farbsolo, Köhler, Damen, Buben, Fleischlos)",
         parteien="Parteien (Re/Kontra)",
         sieger="3. Wann hat Re oder Kontra gewonnen?",
-        absage="3. Wann hat Re oder Kontra gewonnen?",
         ansagen="Ansagen (Re/Kontra, Absagen, Einen zurück)",
         zaehlweise="6. Zählweise",
         sonderpunkte="4. Sonderpunkte",

@@ -371,3 +371,9 @@ def test_hoechstens_zwei_fuechse_und_mit_schwein_einer() -> None:
 def test_sonderpunkte_im_solo_abgewiesen_in_beiden_regelwerken() -> None:
     refused(add(new_sheet(T), "game", typ="farbsolo", farbe="herz", re=["p1"], augen=130, sonderpunkte={"kontra": {"fuchs": 1}}), "Regel 21")
     refused(add(new_sheet(H), "game", typ="bubensolo", re=["p1"], augen=130, sonderpunkte={"re": {"doppelkopf": 1}}), "1.2")
+
+
+def test_regel_23_strafoptionen_muessen_nullsumme_ergeben() -> None:
+    with pytest.raises(RuleViolation, match="3 x strafe_plus"):
+        new_sheet(T, options={"strafe_minus": 15, "strafe_plus": 4})
+    assert score(add(new_sheet(T, options={"strafe_minus": 12, "strafe_plus": 4}), "strafe", spieler="p1")).lines[0].points["p1"] == -12
