@@ -51,6 +51,18 @@ How the engine reads the documents where they are not explicit (see
 - At a 5-player table the dealer sits out; a Strafe goes to the four players of the game,
   never to the sitting player.
 - Without Neunen (Regel 2) every trick has at least 8 Augen, so 0 Augen means schwarz.
+  The house rules do not say; option ``mit_neunen`` (default off) makes schwarz explicit.
+- Herzstich at most once per game (40 cards: four Herz cards besides the Dullen); Karlchen
+  at most once, in the house rules up to two for the side that takes the last trick (one
+  Kreuz-Bube wins it, the other is caught). Each Doppelkopf needs 40 Augen of its side.
+- House rules, example A "sechs, sechs, neun, neun, zwölf und 2 Zusatzpunkte" reads as
+  keine 60 (announced), keine 60, keine 90 (announced), keine 90, keine 120 and 2 for "Re":
+  7, and 5 x2 x3 = 30 under tournament counting ("statt 30"); example B likewise 11 / 84.
+- House rules: what the document leaves to "unseren Regeln" (levels, Absagen, Einen zurück,
+  stille Hochzeit) counts as in the tournament. Schmeißen: the same dealer deals again, no
+  game. A Schwein exists only where the Karo-Ass is trump.
+- Vorbehalt order, announcement timing and solo precedence (Regel 5, 7, 13-16; Hausregel
+  1.1) decide which game is played; the sheet records the game played and does not check them.
 """
 
 from __future__ import annotations
