@@ -72,11 +72,12 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from .engine import CloseData, Context, Explanation, Outcome, RuleViolation, Ruleset, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Status
 from .model import Frozen, Sheet
 from .registry import register
 
 Seite = Literal["re", "kontra"]
+SEITEN: tuple[Seite, Seite] = ("re", "kontra")
 Absage = Literal["keine 90", "keine 60", "keine 30", "schwarz"]
 Spieltyp = Literal[
     "normal",
@@ -226,7 +227,9 @@ class DoppelkopfOptions(Frozen):
     def _strafe_nullsumme(self) -> DoppelkopfOptions:
         """Regel 23: every line sums to 0, so the offender pays what the three others get."""
         if self.strafe_minus != 3 * self.strafe_plus:
-            raise ValueError(f"strafe_minus ({self.strafe_minus}) muss 3 x strafe_plus ({self.strafe_plus}) sein, damit die Summe 0 ist")
+            raise ValueError(
+                f"strafe_minus ({self.strafe_minus}) muss 3 x strafe_plus ({self.strafe_plus}) sein, damit die Summe 0 ist"
+            )
         return self
 
 
@@ -492,22 +495,22 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                 R.augen, f"{_ansage_name(data.schwarz)} ist schwarz, hat also 0 Augen, nicht {augen[data.schwarz]}"
             )
         if data.schwarz is None and not ctx.options.mit_neunen:
-            for seite in ("re", "kontra"):
+            for seite in SEITEN:
                 if augen[seite] == 0:
-                    return seite  # type: ignore[return-value]
+                    return seite
         return data.schwarz
 
     def _check_ansagen(self, data: GameData) -> None:
         R = self.R
-        for seite in ("re", "kontra"):
-            a = data.ansagen.of(seite)  # type: ignore[arg-type]
-            name = _ansage_name(seite)  # type: ignore[arg-type]
+        for seite in SEITEN:
+            a = data.ansagen.of(seite)
+            name = _ansage_name(seite)
             if a.ansage and a.zurueck:
                 raise RuleViolation(
                     R.ansagen, f'"Einen zurück" ist die Erwiderung einer Partei, die nicht selbst "{name}" gesagt hat'
                 )
             if a.zurueck:
-                other = data.ansagen.of(_gegner(seite))  # type: ignore[arg-type]
+                other = data.ansagen.of(_gegner(seite))
                 if not (other.verdoppelt or other.absage):
                     raise RuleViolation(R.ansagen, f'"Einen zurück" ({name}) setzt eine Ansage der Gegenpartei voraus')
             if a.absage and not a.verdoppelt:
@@ -535,15 +538,15 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         elif sum(karl) > 1:
             raise RuleViolation(R.sonderpunkte, "Karlchen (letzter Stich mit dem Kreuz-Buben) gibt es höchstens einmal")
         augen = {"re": data.augen, "kontra": 240 - data.augen}
-        for seite in ("re", "kontra"):
-            mine = sp.of(seite)  # type: ignore[arg-type]
+        for seite in SEITEN:
+            mine = sp.of(seite)
             if mine.doppelkopf * 40 > augen[seite]:
                 raise RuleViolation(
                     R.sonderpunkte,
-                    f"{_ansage_name(seite)} hat {augen[seite]} Augen, zu wenig für {mine.doppelkopf} Doppelkopf (je 40 Augen)",  # type: ignore[arg-type]
+                    f"{_ansage_name(seite)} hat {augen[seite]} Augen, zu wenig für {mine.doppelkopf} Doppelkopf (je 40 Augen)",
                 )
             if schwarz == seite and mine.summe:
-                raise RuleViolation(R.sonderpunkte, f"{_ansage_name(seite)} hat keinen Stich gemacht, also keine Sonderpunkte")  # type: ignore[arg-type]
+                raise RuleViolation(R.sonderpunkte, f"{_ansage_name(seite)} hat keinen Stich gemacht, also keine Sonderpunkte")
 
     # -- counting ---------------------------------------------------------------------------
     def _winner(self, data: GameData, schwarz: Seite | None) -> Seite | None:
@@ -590,103 +593,92 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
     def _value(
         self, data: GameData, solo: bool, schwarz: Seite | None, ctx: Context[DoppelkopfOptions]
     ) -> tuple[int, list[Explanation]]:
-        """The game's value for Re (per Re player, or per opponent of a single Re player)."""
+        """The game's value for Re (per Re player, or per opponent of a single Re player).
+
+        The steps, each an explanation: winner; Augenpunkte (Regel 19/25); Sonderpunkte before
+        the doubling (Regel 22) or after it (Hausregel 6); doubling per announcing side, or in a
+        house-rules solo +2 per announcement instead (Hausregel 1.2).
+        """
         R, opts = self.R, ctx.options
-        a, sp = data.ansagen, data.sonderpunkte
         winner = self._winner(data, schwarz)
         steps: list[Explanation] = []
         if winner is None:
+            seite: Seite = "re"
             re_items = self._stufen(data, schwarz, "re", won=False)
             kontra_items = self._stufen(data, schwarz, "kontra", won=False)
             steps.append(
                 Explanation(
                     rule=R.sieger,
                     text="Beide Parteien haben ihre Absage nicht erfüllt: keine gewinnt; "
-                    f"Re erhält {', '.join(re_items)}, Kontra {', '.join(kontra_items)}",
+                    f"Re erhält {', '.join(re_items) or 'nichts'}, Kontra {', '.join(kontra_items) or 'nichts'}",
                 )
             )
-            base_seite: Seite = "re"
-            items = [*re_items]
+            items: list[str] = []
             base = len(re_items) - len(kontra_items)
+        else:
+            seite = winner
+            steps.append(Explanation(rule=R.sieger, text=f"{_ansage_name(winner)} gewinnt ({self._need_text(data, winner)})"))
+            items = [
+                "keine 120",
+                *(["gegen (die Alten)"] if winner == "kontra" else []),
+                *self._stufen(data, schwarz, winner, won=True),
+            ]
+            base = len(items)
+
+        own_sp = data.sonderpunkte.of(seite).items()
+        other_sp = data.sonderpunkte.of(_gegner(seite)).items()
+        before = not opts.sonderpunkte_nach_verdopplung
+        # Regel 22 lists the winners' own Sonderpunkte in the count line itself.
+        inline = before and winner is not None
+        value = base + (len(own_sp) if inline else 0)
+        if winner is None:
             text = f"{len(re_items)} - {len(kontra_items)} = {_pkt(base)} für Re"
         else:
-            base_seite = winner
-            loser = _gegner(winner)
-            need = self._need_text(data, winner)
-            steps.append(Explanation(rule=R.sieger, text=f"{_ansage_name(winner)} gewinnt ({need})"))
-            items = ["keine 120"]
-            if winner == "kontra":
-                items.append("gegen (die Alten)")
-            items.extend(self._stufen(data, schwarz, winner, won=True))
-            base = len(items)
-            text = ""
-        # Sonderpunkte: the base side's are added, the other's subtracted.
-        own_sp = sp.of(base_seite).items()
-        other_sp = sp.of(_gegner(base_seite)).items()
-        sonder = len(own_sp) - len(other_sp)
-        doublers = [s for s in ("re", "kontra") if a.of(s).verdoppelt]  # type: ignore[arg-type]
-
-        if winner is not None:
-            if opts.sonderpunkte_nach_verdopplung:
-                text = f"{', '.join(items)} = {_pkt(base)}"
-            else:
-                text = f"{', '.join(items + own_sp)} = {_pkt(base + len(own_sp))}"
+            text = f"{', '.join(items + (own_sp if inline else []))} = {_pkt(value)}"
         steps.append(Explanation(rule=R.zaehlweise, text=text))
 
-        value = base
-        if solo and opts.solo_ansage_punkte is not None:
-            # Hausregel 1.2: no doubling in a solo, each announcement adds points.
-            for s in doublers:
-                value += opts.solo_ansage_punkte
-                word = "Einen zurück" if a.of(s).zurueck else _ansage_name(s)  # type: ignore[arg-type]
+        def add_sonderpunkte(value: int, own: list[str]) -> int:
+            if own:
+                value += len(own)
+                steps.append(Explanation(rule=R.sonderpunkte, text=f"+ {_pkt(len(own))} für {_liste(own)} = {_pkt(value)}"))
+            if other_sp:
+                value -= len(other_sp)
                 steps.append(
-                    Explanation(rule=R.solo_ansagen, text=f'+ {_pkt(opts.solo_ansage_punkte)} für "{word}" = {_pkt(value)}')
+                    Explanation(rule=R.sonderpunkte, text=f"- {_pkt(len(other_sp))} für {_liste(other_sp)} = {_pkt(value)}")
                 )
-            return self._signed(value, base_seite), steps
+            return value
 
-        def add_sonder() -> None:
-            nonlocal value
-            if opts.sonderpunkte_nach_verdopplung:
-                if own_sp:
-                    value += len(own_sp)
-                    steps.append(
-                        Explanation(rule=R.sonderpunkte, text=f"+ {_pkt(len(own_sp))} für {_liste(own_sp)} = {_pkt(value)}")
+        announcers = self._doubling_order(data)
+        if solo and opts.solo_ansage_punkte is not None:
+            # Hausregel 1.2: no Sonderpunkte (refused earlier), no doubling, points per announcement.
+            for s in announcers:
+                value += opts.solo_ansage_punkte
+                steps.append(
+                    Explanation(
+                        rule=R.solo_ansagen, text=f'+ {_pkt(opts.solo_ansage_punkte)} für "{self._word(data, s)}" = {_pkt(value)}'
                     )
-                if other_sp:
-                    value -= len(other_sp)
-                    steps.append(
-                        Explanation(rule=R.sonderpunkte, text=f"- {_pkt(len(other_sp))} für {_liste(other_sp)} = {_pkt(value)}")
-                    )
-            else:
-                if winner is None:
-                    value += sonder
-                    if sonder:
-                        steps.append(Explanation(rule=R.sonderpunkte, text=f"Sonderpunkte {sonder:+d} = {_pkt(value)}"))
-                    return
-                value += len(own_sp)
-                if other_sp:
-                    value -= len(other_sp)
-                    steps.append(
-                        Explanation(rule=R.sonderpunkte, text=f"- {_pkt(len(other_sp))} für {_liste(other_sp)} = {_pkt(value)}")
-                    )
+                )
+            return self._signed(value, seite), steps
 
-        if not opts.sonderpunkte_nach_verdopplung:
-            add_sonder()
-        first = True
-        for s in self._doubling_order(data):
+        if before:
+            value = add_sonderpunkte(value, [] if inline else own_sp)
+        for number, s in enumerate(announcers):
             value *= 2
-            word = "Einen zurück" if a.of(s).zurueck else _ansage_name(s)
-            again = "" if first else " nochmals"
-            steps.append(Explanation(rule=R.verdoppeln, text=f'"{word}" verdoppelt{again} = {_pkt(value)}'))
-            first = False
-        if opts.sonderpunkte_nach_verdopplung:
-            add_sonder()
-        return self._signed(value, base_seite), steps
+            again = " nochmals" if number else ""
+            steps.append(Explanation(rule=R.verdoppeln, text=f'"{self._word(data, s)}" verdoppelt{again} = {_pkt(value)}'))
+        if not before:
+            value = add_sonderpunkte(value, own_sp)
+        return self._signed(value, seite), steps
+
+    @staticmethod
+    def _word(data: GameData, seite: Seite) -> str:
+        """What the side said: "Re", "Kontra" or "Einen zurück"."""
+        return "Einen zurück" if data.ansagen.of(seite).zurueck else _ansage_name(seite)
 
     def _doubling_order(self, data: GameData) -> list[Seite]:
         """Sides that doubled, the first announcer first (a reply "zurück" comes second)."""
         a = data.ansagen
-        sides: list[Seite] = [s for s in ("re", "kontra") if a.of(s).verdoppelt]  # type: ignore[misc]
+        sides: list[Seite] = [s for s in SEITEN if a.of(s).verdoppelt]
         return sorted(sides, key=lambda s: (a.of(s).zurueck, s != "re"))
 
     def _need_text(self, data: GameData, winner: Seite) -> str:
@@ -721,7 +713,9 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         if len(re) == 1:
             points = {re[0]: 3 * value, **{p: -value for p in kontra}}
             reasons.append(
-                Explanation(rule=R.einzelspieler, text=f"3 x {abs(value)} = {3 * abs(value)} für den Einzelspieler {ctx.name(re[0])}")
+                Explanation(
+                    rule=R.einzelspieler, text=f"3 x {abs(value)} = {3 * abs(value)} für den Einzelspieler {ctx.name(re[0])}"
+                )
             )
         else:
             points = {**{p: value for p in re}, **{p: -value for p in kontra}}

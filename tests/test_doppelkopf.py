@@ -176,12 +176,19 @@ def test_regel_25_null_augen_ohne_neunen_heisst_schwarz() -> None:
 
 def test_regel_22_negativer_wert_die_gewinner_zahlen() -> None:
     # Kontra wins with 121 (2 Punkte), Re has 2 Doppelköpfe and a Fuchs: 2 - 3 = -1, "Re" x2 = -2
-    points = play(T, re=["p1", "p2"], augen=119, ansagen={"re": {"ansage": True}}, sonderpunkte={"re": {"doppelkopf": 2, "fuchs": 1}})
+    points = play(
+        T, re=["p1", "p2"], augen=119, ansagen={"re": {"ansage": True}}, sonderpunkte={"re": {"doppelkopf": 2, "fuchs": 1}}
+    )
     assert points == {"p1": 2, "p2": 2, "p3": -2, "p4": -2}
 
 
 def test_regel_22_turnier_sonderpunkte_vor_der_verdopplung_haus_danach() -> None:
-    game = {"re": ["p1", "p2"], "augen": 130, "ansagen": {"re": {"ansage": True}, "kontra": {"ansage": True}}, "sonderpunkte": {"re": {"doppelkopf": 1}}}
+    game = {
+        "re": ["p1", "p2"],
+        "augen": 130,
+        "ansagen": {"re": {"ansage": True}, "kontra": {"ansage": True}},
+        "sonderpunkte": {"re": {"doppelkopf": 1}},
+    }
     assert play(T, **game)["p1"] == 8  # (1 + 1) x2 x2
     assert play(H, **game)["p1"] == 5  # 1 x2 x2 + 1
 
@@ -313,7 +320,11 @@ def test_hausregel_4_karlchen_gefangen_zwei_punkte_fuer_eine_partei() -> None:
     assert play(H, re=["p1", "p2"], augen=130, sonderpunkte={"re": {"karlchen": 2}})["p1"] == 3
     both = {"re": {"karlchen": 1}, "kontra": {"karlchen": 1}}
     refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=130, sonderpunkte=both), "4. Sonderpunkte", "letzten Stich")
-    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"karlchen": 2}}), "Regel 20/22", "höchstens einmal")
+    refused(
+        add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"karlchen": 2}}),
+        "Regel 20/22",
+        "höchstens einmal",
+    )
 
 
 def test_hausregel_1_2_solo_ohne_ansage_ist_nur_die_augenwertung_x3() -> None:
@@ -333,7 +344,9 @@ def test_augen_ueber_240_oder_negativ_abgewiesen() -> None:
 
 
 def test_spieler_auf_beiden_seiten_oder_doppelt_abgewiesen() -> None:
-    refused(add(new_sheet(T), "game", re=["p1", "p2"], kontra=["p1", "p3", "p4"], augen=130), "Parteien", "Anna kann nicht zugleich")
+    refused(
+        add(new_sheet(T), "game", re=["p1", "p2"], kontra=["p1", "p3", "p4"], augen=130), "Parteien", "Anna kann nicht zugleich"
+    )
     refused(add(new_sheet(T), "game", re=["p1", "p1"], augen=130), "Parteien", "doppelt")
     refused(add(new_sheet(T), "game", re=["p1", "p2"], kontra=["p3"], augen=130), "Parteien", "übrigen Spieler")
     refused(add(new_sheet(T), "game", re=["p1", "p9"], augen=130), "Regel 1", "sitzt nicht an diesem Tisch")
@@ -345,35 +358,57 @@ def test_spieltyp_und_zahl_der_re_spieler_muessen_passen() -> None:
 
 
 def test_ansagen_absage_braucht_re_oder_kontra() -> None:
-    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=160, ansagen={"re": {"absage": "keine 90"}}), "Regel 14-16", "setzt \"Re\"")
+    refused(
+        add(new_sheet(T), "game", re=["p1", "p2"], augen=160, ansagen={"re": {"absage": "keine 90"}}), "Regel 14-16", 'setzt "Re"'
+    )
 
 
 def test_ansagen_einen_zurueck_braucht_eine_gegenansage_und_nicht_zugleich_re() -> None:
-    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=160, ansagen={"re": {"zurueck": True}}), "Regel 14-16", "Gegenpartei")
+    refused(
+        add(new_sheet(T), "game", re=["p1", "p2"], augen=160, ansagen={"re": {"zurueck": True}}), "Regel 14-16", "Gegenpartei"
+    )
     both = {"re": {"ansage": True, "zurueck": True}, "kontra": {"ansage": True}}
     refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=160, ansagen=both), "Regel 14-16", "Erwiderung")
 
 
 def test_schwarz_nur_mit_null_augen_und_ohne_sonderpunkte() -> None:
     refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=230, schwarz="kontra"), "Regel 2", "nicht 10")
-    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=240, sonderpunkte={"kontra": {"fuchs": 1}}), "Regel 20/22", "keinen Stich")
+    refused(
+        add(new_sheet(T), "game", re=["p1", "p2"], augen=240, sonderpunkte={"kontra": {"fuchs": 1}}),
+        "Regel 20/22",
+        "keinen Stich",
+    )
 
 
 def test_doppelkopf_braucht_40_augen_je_doppelkopf() -> None:
-    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=210, sonderpunkte={"kontra": {"doppelkopf": 1}}), "Regel 20/22", "40 Augen")
+    refused(
+        add(new_sheet(T), "game", re=["p1", "p2"], augen=210, sonderpunkte={"kontra": {"doppelkopf": 1}}),
+        "Regel 20/22",
+        "40 Augen",
+    )
 
 
 def test_hoechstens_zwei_fuechse_und_mit_schwein_einer() -> None:
-    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"fuchs": 2}, "kontra": {"fuchs": 1}}), "Regel 20/22", "zwei Füchse")
+    refused(
+        add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"fuchs": 2}, "kontra": {"fuchs": 1}}),
+        "Regel 20/22",
+        "zwei Füchse",
+    )
     refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=130, schwein=True, sonderpunkte={"re": {"fuchs": 2}}), "II. Schwein")
 
 
 def test_sonderpunkte_im_solo_abgewiesen_in_beiden_regelwerken() -> None:
-    refused(add(new_sheet(T), "game", typ="farbsolo", farbe="herz", re=["p1"], augen=130, sonderpunkte={"kontra": {"fuchs": 1}}), "Regel 21")
+    refused(
+        add(new_sheet(T), "game", typ="farbsolo", farbe="herz", re=["p1"], augen=130, sonderpunkte={"kontra": {"fuchs": 1}}),
+        "Regel 21",
+    )
     refused(add(new_sheet(H), "game", typ="bubensolo", re=["p1"], augen=130, sonderpunkte={"re": {"doppelkopf": 1}}), "1.2")
 
 
 def test_regel_23_strafoptionen_muessen_nullsumme_ergeben() -> None:
     with pytest.raises(RuleViolation, match="3 x strafe_plus"):
         new_sheet(T, options={"strafe_minus": 15, "strafe_plus": 4})
-    assert score(add(new_sheet(T, options={"strafe_minus": 12, "strafe_plus": 4}), "strafe", spieler="p1")).lines[0].points["p1"] == -12
+    assert (
+        score(add(new_sheet(T, options={"strafe_minus": 12, "strafe_plus": 4}), "strafe", spieler="p1")).lines[0].points["p1"]
+        == -12
+    )

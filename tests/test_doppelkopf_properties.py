@@ -62,9 +62,7 @@ def runde(draw: st.DrawFn, ruleset: str) -> Sheet:
     house = ruleset == "doppelkopf-haus"
     players = draw(st.sampled_from([4, 5]))
     ids = [f"p{i}" for i in range(1, players + 1)]
-    sheet = find_ruleset(ruleset).new_sheet(
-        [Participant(id=p, name=f"Spieler {p}", seat=i) for i, p in enumerate(ids, start=1)]
-    )
+    sheet = find_ruleset(ruleset).new_sheet([Participant(id=p, name=f"Spieler {p}", seat=i) for i, p in enumerate(ids, start=1)])
     dealer = 0
     games = draw(st.integers(1, 4 * players))
     entries = []
@@ -79,7 +77,9 @@ def runde(draw: st.DrawFn, ruleset: str) -> Sheet:
                 dealer = (dealer + 1) % players
                 games -= 1
             continue
-        typ = draw(st.sampled_from(["normal", "normal", "hochzeit", "stille_hochzeit", *SOLI] + (["armut", "koehler"] if house else [])))
+        typ = draw(
+            st.sampled_from(["normal", "normal", "hochzeit", "stille_hochzeit", *SOLI] + (["armut", "koehler"] if house else []))
+        )
         if typ in ("normal", "armut") or (typ == "hochzeit" and draw(st.booleans())):
             re = draw(st.permutations(active))[:2]
         else:
@@ -158,7 +158,9 @@ def test_einzelspieler_bekommt_das_dreifache_jedes_gegenspielers(data: st.DataOb
     ann=ansagen(),
     typ=st.sampled_from(["normal", "stille_hochzeit"]),
 )
-def test_ohne_sonderpunkte_zaehlen_turnier_und_hausregeln_ein_normalspiel_gleich(augen: int, ann: dict[str, Any], typ: str) -> None:
+def test_ohne_sonderpunkte_zaehlen_turnier_und_hausregeln_ein_normalspiel_gleich(
+    augen: int, ann: dict[str, Any], typ: str
+) -> None:
     """The counting orders differ only in when Sonderpunkte come and in solos."""
     re = ["p1", "p2"] if typ == "normal" else ["p1"]
     points = []
