@@ -147,10 +147,10 @@ class Ansagen(Frozen):
 class Sonderpunkte(Frozen):
     """Special points one side made (Regel 20 / Hausregel 4)."""
 
-    doppelkopf: int = Field(default=0, ge=0, le=6)
-    fuchs: int = Field(default=0, ge=0, le=2, description="gefangene Füchse")
-    karlchen: int = Field(default=0, ge=0, le=2)
-    herzstich: int = Field(default=0, ge=0, le=2)
+    doppelkopf: int = Field(default=0, ge=0)
+    fuchs: int = Field(default=0, ge=0, description="gefangene Füchse")
+    karlchen: int = Field(default=0, ge=0)
+    herzstich: int = Field(default=0, ge=0)
 
     @property
     def summe(self) -> int:
@@ -535,6 +535,8 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         if opts.karlchen_gefangen:
             if karl[0] and karl[1]:
                 raise RuleViolation(R.sonderpunkte, "Karlchen gibt es nur für die Partei, die den letzten Stich macht")
+            if sum(karl) > 2:
+                raise RuleViolation(R.sonderpunkte, "Es gibt nur zwei Kreuz-Buben, also höchstens zwei Karlchen")
         elif sum(karl) > 1:
             raise RuleViolation(R.sonderpunkte, "Karlchen (letzter Stich mit dem Kreuz-Buben) gibt es höchstens einmal")
         augen = {"re": data.augen, "kontra": 240 - data.augen}

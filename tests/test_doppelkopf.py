@@ -412,3 +412,19 @@ def test_regel_23_strafoptionen_muessen_nullsumme_ergeben() -> None:
         score(add(new_sheet(T, options={"strafe_minus": 12, "strafe_plus": 4}), "strafe", spieler="p1")).lines[0].points["p1"]
         == -12
     )
+
+
+def test_regel_6_status_warnt_wenn_weniger_spiele_als_offene_pflichtsoli_bleiben() -> None:
+    sheet = new_sheet(T)
+    for i in range(13):
+        sheet = add(sheet, "game", **normal_for(i, 4))
+    status = score(sheet).status
+    assert status.details["spiele_offen"] == 3
+    assert "Achtung: 4 Pflichtsoli offen, aber nur noch 3 Spiele" in status.messages
+
+
+def test_sonderpunkte_grenzen_nennen_die_regel() -> None:
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"fuchs": 3}}), "Regel 20/22", "zwei Füchse")
+    refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"karlchen": 3}}), "4. Sonderpunkte", "zwei Kreuz-Buben")
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"herzstich": 2}}), "Regel 20/22", "höchstens einmal")
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=240, sonderpunkte={"re": {"doppelkopf": 7}}), "Regel 20/22", "40 Augen")
