@@ -7,6 +7,7 @@ Pure functions over pydantic models; nothing here imports flet, tinydb or reques
     'Watten (Turnier)'
 """
 
+from . import doppelkopf  # noqa: F401  (registers doppelkopf-turnier and doppelkopf-haus)
 from . import schafkopf  # noqa: F401  (registers schafkopf-turnier)
 from . import schnapsen  # noqa: F401  (registers bauernschnapsen and talonschnapsen)
 from . import watten  # noqa: F401  (registers watten-turnier)
