@@ -11,6 +11,7 @@ from .state import RulesetInfo
 
 @ft.component
 def RulesetList(rulesets: list[RulesetInfo], on_open: Callable[[str], None]) -> ft.View:
+    shown, set_shown = ft.use_state(frozenset[str]())
     cards = []
     for info in rulesets:
         cards.append(
@@ -22,7 +23,16 @@ def RulesetList(rulesets: list[RulesetInfo], on_open: Callable[[str], None]) -> 
                         controls=[
                             ft.Text(info.title, size=20, weight=ft.FontWeight.BOLD),
                             ft.Text(f"{info.participants} · Regeln: {info.source}", size=14),
-                            *[ft.Text(option, size=13, color=ft.Colors.ON_SURFACE_VARIANT) for option in info.options],
+                            ft.TextButton(
+                                f"Optionen {info.title} {'ausblenden' if info.id in shown else 'zeigen'} ({len(info.options)})",
+                                icon=ft.Icons.EXPAND_LESS if info.id in shown else ft.Icons.EXPAND_MORE,
+                                on_click=lambda _, rid=info.id: set_shown(lambda ids, rid=rid: ids ^ {rid}),
+                            ),
+                            *(
+                                [ft.Text(option, size=13, color=ft.Colors.ON_SURFACE_VARIANT) for option in info.options]
+                                if info.id in shown
+                                else []
+                            ),
                             ft.Button(
                                 f"Beispielblatt {info.title} öffnen",
                                 icon=ft.Icons.TABLE_VIEW,

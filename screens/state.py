@@ -31,6 +31,17 @@ class RulesetInfo:
     has_example: bool
 
 
+def option_value(value: Any) -> str:
+    """An option's value as a player reads it: ja/nein, lists comma-separated, nothing as a dash."""
+    if isinstance(value, bool):
+        return "ja" if value else "nein"
+    if value is None:
+        return "–"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(option_value(v) for v in value) or "keine"
+    return str(value)
+
+
 def ruleset_infos(examples_dir: Path = EXAMPLES_DIR) -> list[RulesetInfo]:
     """Every registered ruleset, as the list screen shows it."""
     infos = []
@@ -38,7 +49,7 @@ def ruleset_infos(examples_dir: Path = EXAMPLES_DIR) -> list[RulesetInfo]:
         described: dict[str, Any] = ruleset.describe()
         counts = " oder ".join(str(n) for n in described["participants"]["counts"])
         who = "Mannschaften" if described["participants"]["kind"] == "team" else "Spieler"
-        options = tuple(f"{o['description'] or o['name']}: {o['default']}" for o in described["options"])
+        options = tuple(f"{o['description'] or o['name']}: {option_value(o['default'])}" for o in described["options"])
         infos.append(
             RulesetInfo(
                 id=ruleset.id,

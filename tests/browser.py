@@ -92,3 +92,9 @@ def enable_semantics(page) -> None:  # type: ignore[no-untyped-def]
     """Flutter draws on a canvas: one click on the placeholder turns on the semantics tree."""
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
     page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+
+
+def screenshot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Save a phone-size screenshot to docs/screenshots/ once Flutter has painted the frame."""
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(SCREENSHOTS / name))

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, PHONE, SCREENSHOTS, body_text, enable_semantics, require_chromium, running_app
+from .browser import CHROMIUM, CHROMIUM_ARGS, PHONE, body_text, enable_semantics, require_chromium, running_app, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +31,13 @@ def test_start_screen_lists_the_rulesets(phone) -> None:  # type: ignore[no-unty
     text = body_text(page)
     assert "Regelwerke" in text and "Watten (Turnier)" in text
     assert "2 Mannschaften · Regeln: watten-turnier.txt" in text
-    page.screenshot(path=str(SCREENSHOTS / "regelwerke.png"))
+    assert "Bummerl pro Durchgang" not in text
+    screenshot(page, "regelwerke.png")
+    page.get_by_role("button", name="Optionen Watten (Turnier) zeigen (2)").click()
+    page.get_by_role("button", name="Optionen Watten (Turnier) ausblenden (2)").wait_for(timeout=10_000)
+    assert "Bummerl pro Durchgang (Regel 1): 3" in body_text(page)
+    page.get_by_role("button", name="Optionen Watten (Turnier) ausblenden (2)").click()
+    page.get_by_role("button", name="Optionen Watten (Turnier) zeigen (2)").wait_for(timeout=10_000)
 
 
 def test_open_and_score_the_watten_example(phone) -> None:  # type: ignore[no-untyped-def]
@@ -43,4 +49,4 @@ def test_open_and_score_the_watten_example(phone) -> None:  # type: ignore[no-un
     assert "Die Sautreiber: 35" in text and "Kartlbrüder Wörgl: 34" in text
     page.get_by_text("9. Gehen").click()
     page.get_by_text("Regel 8 (gspannt): Die Sautreiber ist gspannt und geht: Kartlbrüder Wörgl erhält 2").wait_for(timeout=10_000)
-    page.screenshot(path=str(SCREENSHOTS / "beispielblatt-watten.png"))
+    screenshot(page, "beispielblatt-watten.png")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from screens.state import ExampleState, ruleset_infos
+from screens.state import ExampleState, option_value, ruleset_infos
 
 
 def test_ruleset_infos_lists_every_ruleset_with_its_example() -> None:
@@ -35,3 +35,17 @@ def test_open_unknown_or_missing_or_broken_example_says_why(tmp_path: Path) -> N
     state.open("watten-turnier")
     assert state.error is not None and state.error.startswith("Das Beispielblatt ist beschädigt")
     assert state.sheet is None and state.score is None
+
+
+def test_every_rulesets_example_opens_scored() -> None:
+    for info in ruleset_infos():
+        state = ExampleState()
+        state.open(info.id)
+        assert state.error is None, f"{info.id}: {state.error}"
+        assert state.score is not None and state.score.lines, info.id
+
+
+def test_option_values_read_like_german_not_python() -> None:
+    assert option_value(True) == "ja" and option_value(False) == "nein" and option_value(None) == "–"
+    assert option_value(("bettler", "gang")) == "bettler, gang" and option_value([]) == "keine"
+    assert not any("True" in o or "False" in o or "(" in o.split(": ")[-1] for info in ruleset_infos() for o in info.options)
