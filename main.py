@@ -16,9 +16,9 @@ from screens.state import ExampleState, ruleset_infos
 
 @ft.component
 def App() -> list[ft.View]:
-    example, _ = ft.use_state(ExampleState)
+    example, _ = ft.use_state(ExampleState())
     route, set_route = ft.use_state("/")
-    rulesets, _ = ft.use_state(ruleset_infos)
+    rulesets, _ = ft.use_state(ruleset_infos())
 
     def open_example(ruleset_id: str) -> None:
         example.open(ruleset_id)

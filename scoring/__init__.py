@@ -7,10 +7,12 @@ Pure functions over pydantic models; nothing here imports flet, tinydb or reques
     'Watten (Turnier)'
 """
 
-from . import doppelkopf  # noqa: F401  (registers doppelkopf-turnier and doppelkopf-haus)
-from . import schafkopf  # noqa: F401  (registers schafkopf-turnier)
-from . import schnapsen  # noqa: F401  (registers bauernschnapsen and talonschnapsen)
-from . import watten  # noqa: F401  (registers watten-turnier)
+from . import (
+    doppelkopf,  # noqa: F401  (registers doppelkopf-turnier and doppelkopf-haus)
+    schafkopf,  # noqa: F401  (registers schafkopf-turnier)
+    schnapsen,  # noqa: F401  (registers bauernschnapsen and talonschnapsen)
+    watten,  # noqa: F401  (registers watten-turnier)
+)
 from .engine import (
     Context,
     Explanation,

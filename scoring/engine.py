@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
+from pydantic import BaseModel, Field, SerializeAsAny, ValidationError
 
 from .model import CLOSE, CORRECTION, VOID, Entry, Frozen, Participant, RulesetRef, Sheet, SheetContext
 

@@ -12,7 +12,7 @@ is the log itself.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -115,13 +115,13 @@ class Entry(Frozen):
     @classmethod
     def now(cls, kind: str, data: dict[str, Any] | None = None, **fields: Any) -> Entry:
         """An entry stamped with the current UTC time."""
-        return cls(kind=kind, data=data or {}, at=datetime.now(timezone.utc), **fields)
+        return cls(kind=kind, data=data or {}, at=datetime.now(UTC), **fields)
 
 
 class Sheet(Frozen):
     """A scoresheet (Tischliste) of one table for one round."""
 
-    format: Literal["tischblock-sheet"] = SHEET_FORMAT
+    format: Literal["tischblock-sheet"] = "tischblock-sheet"
     format_version: int = SHEET_FORMAT_VERSION
     id: uuid.UUID = Field(default_factory=uuid.uuid4)
     ruleset: RulesetRef

@@ -81,7 +81,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .engine import CloseData, Context, Explanation, Outcome, RuleViolation, Ruleset, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Status
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -421,7 +421,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 )
             gewonnen = by_augen
         if data.stiche is not None:
-            if data.stiche == 8 and data.augen not in (None, 120) or data.stiche == 0 and data.augen not in (None, 0):
+            if (data.stiche == 8 and data.augen not in (None, 120)) or (data.stiche == 0 and data.augen not in (None, 0)):
                 raise RuleViolation(GEWONNEN, f"{data.stiche} Stiche und {data.augen} Augen passen nicht zusammen")
             if data.stiche in (0, 8):
                 by_tricks = data.stiche == 8

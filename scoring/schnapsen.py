@@ -79,7 +79,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from .engine import CloseData, Context, Explanation, Outcome, RuleViolation, Ruleset, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Status
 from .model import Frozen, Participant, Sheet
 from .registry import register
 
@@ -576,7 +576,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
     def status(self, state: _State, ctx: Context[SchnapsenOptions]) -> Status:
         opts = ctx.options
         finished = self._finished(state, ctx) or state.closed
-        lost, won = self._tally(state)
+        lost, _ = self._tally(state)
         stand = self.shown(state, ctx)
         rufer = state.players[state.rufer]
         geber = state.players[(state.rufer - 1) % len(state.players)]

@@ -47,7 +47,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .engine import Context, Explanation, Outcome, RuleViolation, Ruleset, Status
+from .engine import Context, Explanation, Outcome, Ruleset, RuleViolation, Status
 from .model import Frozen, Sheet
 from .registry import register
 

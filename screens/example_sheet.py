@@ -6,7 +6,6 @@ import flet as ft
 
 from .state import ExampleState
 
-
 KIND_LABELS = {"game": "Spiel", "close": "Abschluss"}
 
 
@@ -22,7 +21,7 @@ def _points(state: ExampleState, points: dict[str, int]) -> str:
 @ft.component
 def ExampleSheet(state: ExampleState) -> ft.View:
     if state.error is not None or state.sheet is None or state.score is None:
-        body: list[ft.Control] = [ft.Text(state.error or "Kein Blatt geöffnet.", color=ft.Colors.ERROR, size=16)]
+        body: list[ft.BaseControl] = [ft.Text(state.error or "Kein Blatt geöffnet.", color=ft.Colors.ERROR, size=16)]
         return ft.View(route="/beispiel", appbar=ft.AppBar(title=ft.Text("Beispielblatt")), controls=body)
     sheet, score = state.sheet, state.score
     ctx = sheet.context

@@ -12,6 +12,10 @@ from .state import RulesetInfo
 @ft.component
 def RulesetList(rulesets: list[RulesetInfo], on_open: Callable[[str], None]) -> ft.View:
     shown, set_shown = ft.use_state(frozenset[str]())
+
+    def toggle(ruleset_id: str) -> None:
+        set_shown(lambda ids: ids ^ {ruleset_id})
+
     cards = []
     for info in rulesets:
         cards.append(
@@ -26,7 +30,7 @@ def RulesetList(rulesets: list[RulesetInfo], on_open: Callable[[str], None]) -> 
                             ft.TextButton(
                                 f"Optionen {info.title} {'ausblenden' if info.id in shown else 'zeigen'} ({len(info.options)})",
                                 icon=ft.Icons.EXPAND_LESS if info.id in shown else ft.Icons.EXPAND_MORE,
-                                on_click=lambda _, rid=info.id: set_shown(lambda ids, rid=rid: ids ^ {rid}),
+                                on_click=lambda _, rid=info.id: toggle(rid),
                             ),
                             *(
                                 [ft.Text(option, size=13, color=ft.Colors.ON_SURFACE_VARIANT) for option in info.options]

@@ -17,7 +17,7 @@ from .conftest import ROOT
 def tischblock(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).parent / "tischblock"
     command = [str(script)] if script.exists() else [sys.executable, str(ROOT / "cli.py")]
-    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, text=True, timeout=60)
+    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, text=True, timeout=60, check=False)
 
 
 def test_score_prints_lines_totals_status_result_as_json() -> None:
@@ -39,7 +39,7 @@ def test_score_text_shows_every_reason() -> None:
 
 def test_invalid_sheet_exits_non_zero_and_names_entry_and_rule(tmp_path: Path) -> None:
     sheet = json.loads((ROOT / "docs/examples/watten-turnier.json").read_text(encoding="utf-8"))
-    sheet["entries"] = sheet["entries"][:7] + [{"kind": "game", "data": {"winner": "B", "value": 4}}]
+    sheet["entries"] = [*sheet["entries"][:7], {"kind": "game", "data": {"winner": "B", "value": 4}}]
     path = tmp_path / "falsch.json"
     path.write_text(json.dumps(sheet), encoding="utf-8")
     done = tischblock("score", str(path))

@@ -8,7 +8,6 @@ after checking the change by hand.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

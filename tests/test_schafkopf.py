@@ -26,7 +26,7 @@ P = ("p1", "p2", "p3", "p4")
 
 
 def players(seats: tuple[int, ...] = (1, 2, 3, 4)) -> list[Participant]:
-    return [Participant(id=pid, name=name, seat=seat, start_number=10 + i) for i, (pid, name, seat) in enumerate(zip(P, NAMES, seats))]
+    return [Participant(id=pid, name=name, seat=seat, start_number=10 + i) for i, (pid, name, seat) in enumerate(zip(P, NAMES, seats, strict=True))]
 
 
 def sheet(*games: dict[str, Any], spiele: int = 32, close: dict[str, Any] | None = None, **options: Any) -> Sheet:
@@ -392,7 +392,7 @@ def test_reuegeld_summe_der_serie_und_betraege_als_option() -> None:
     ],
 )
 def test_tischpunkte_mit_jeder_gleichstandsregel(spielpunkte: tuple[int, ...], expected: tuple[int, ...]) -> None:
-    tisch, _ = tischpunkte(dict(zip(P, spielpunkte)))
+    tisch, _ = tischpunkte(dict(zip(P, spielpunkte, strict=True)))
     assert tuple(tisch[p] for p in P) == expected
     assert sum(tisch.values()) == 100
 
@@ -421,7 +421,7 @@ def test_ergebnis_muss_100_ergeben_sonst_abgelehnt_mit_den_zahlen() -> None:
     """'Tischpunkte + Spielpunkte müssen 100 Punkte ergeben': otherwise refused, numbers shown."""
     pruefe_hundert({"p1": 46, "p2": 7, "p3": 25, "p4": 22})
     with pytest.raises(RuleViolation) as info:
-        pruefe_hundert({"p1": 46, "p2": 7, "p3": 25, "p4": 21}, dict(zip(P, NAMES)))
+        pruefe_hundert({"p1": 46, "p2": 7, "p3": 25, "p4": 21}, dict(zip(P, NAMES, strict=True)))
     assert "100" in info.value.rule
     assert "Anna 46 + Bernd 7 + Carla 25 + Dieter 21 = 99, nicht 100" in info.value.message
 

@@ -75,7 +75,7 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
 
 
 def serie(game_list: list[dict[str, Any]], close: bool) -> Sheet:
-    people = [Participant(id=p, name=n, seat=i + 1) for i, (p, n) in enumerate(zip(P, ["Anna", "Bernd", "Carla", "Dieter"]))]
+    people = [Participant(id=p, name=n, seat=i + 1) for i, (p, n) in enumerate(zip(P, ["Anna", "Bernd", "Carla", "Dieter"], strict=True))]
     sheet = RULESET.new_sheet(people, SheetContext(round_label="Serie", written_by="p2"), {"spiele": max(len(game_list), 1)})
     entries = [Entry(kind="game", data=g) for g in game_list]
     if close:
@@ -125,7 +125,7 @@ def test_running_totals_are_the_sum_of_lines_and_scoring_is_deterministic(game_l
 
 @given(st.lists(st.integers(-60, 60), min_size=3, max_size=3))
 def test_tischpunkte_always_100_and_ordered(values: list[int]) -> None:
-    spielpunkte = dict(zip(P, [*values, -sum(values)]))
+    spielpunkte = dict(zip(P, [*values, -sum(values)], strict=True))
     tisch, places = tischpunkte(spielpunkte)
     assert sum(tisch.values()) == 100
     assert set(tisch.values()) <= {10, 15, 20, 25, 30, 35, 40}
