@@ -3,6 +3,11 @@
     tischblock score SHEET.json     score a sheet, print lines, totals, status and result as JSON
     tischblock rulesets             list the rulesets with their options and entry kinds
     tischblock app [--port N]       serve the app in the browser and print its URL
+    tischblock export FILE [--csv DIR]   back up every stored sheet to one JSON file (and CSVs)
+    tischblock import FILE          restore a backup; never replaces a newer stored sheet
+
+``--data-dir DIR`` (before or after the command) chooses the store; default: ``TISCHBLOCK_DATA_DIR``,
+the packaged app's data directory, or the platform's user data directory (see ``storage/paths.py``).
 """
 
 from __future__ import annotations
@@ -67,8 +72,60 @@ def cmd_app(args: argparse.Namespace) -> int:
     return 0
 
 
+def _store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from storage import SheetStore
+
+    return SheetStore(getattr(args, "data_dir", None))
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Back up every stored sheet into one JSON file, optionally each sheet as CSV too."""
+    from storage import StorageError, export_backup, export_csv
+
+    try:
+        store = _store(args)
+        count = export_backup(store, Path(args.file))
+        print(f"{count} Blätter aus {store.root} gesichert nach {args.file}")
+        if args.csv:
+            files = export_csv(store, Path(args.csv))
+            print(f"{len(files)} CSV-Dateien geschrieben nach {args.csv}")
+        for warning in store.warnings:
+            print(f"Warnung: {warning}", file=sys.stderr)
+    except StorageError as error:
+        print(f"Fehler: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Restore a backup file; a damaged file changes nothing."""
+    from storage import ImportOutcome, StorageError, import_backup
+
+    try:
+        store = _store(args)
+        report = import_backup(store, Path(args.file))
+    except StorageError as error:
+        print(f"Fehler: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.file} eingelesen nach {store.root}: {report.summary()}")
+    for item in report.items:
+        if item.outcome in (ImportOutcome.CONFLICT, ImportOutcome.INVALID, ImportOutcome.OLDER):
+            print(f"  {item.sheet_id}: {item.outcome.value}")
+    if report.count(ImportOutcome.CONFLICT):
+        print(f"  Die abweichenden Fassungen liegen unter {store.root / 'conflicts'}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tischblock", description="Tischblock: die Tischliste für Kartenturniere")
+    data_dir = argparse.ArgumentParser(add_help=False)
+    data_dir.add_argument(
+        "--data-dir",
+        default=argparse.SUPPRESS,
+        help="Verzeichnis des Speichers (sonst TISCHBLOCK_DATA_DIR oder das Datenverzeichnis der App)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="tischblock", description="Tischblock: die Tischliste für Kartenturniere", parents=[data_dir]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="ein Blatt (JSON) werten und das Ergebnis als JSON ausgeben")
     score.add_argument("sheet", help="Pfad zur Blatt-Datei (siehe docs/sheet-format.md)")
@@ -80,6 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_argument("--port", type=int, default=8550)
     app.add_argument("--host", default="127.0.0.1")
     app.set_defaults(func=cmd_app)
+    export = sub.add_parser("export", parents=[data_dir], help="alle gespeicherten Blätter in eine JSON-Datei sichern")
+    export.add_argument("file", help="Ziel-Datei der Sicherung (JSON)")
+    export.add_argument("--csv", metavar="DIR", help="zusätzlich jedes Blatt als CSV in dieses Verzeichnis schreiben")
+    export.set_defaults(func=cmd_export)
+    restore = sub.add_parser("import", parents=[data_dir], help="eine Sicherung einlesen (ältere Stände ersetzen nie neuere)")
+    restore.add_argument("file", help="die Sicherungs-Datei (JSON)")
+    restore.set_defaults(func=cmd_import)
     return parser
 
 

@@ -9,6 +9,7 @@ Nothing here is imported by ``scoring``; the app and sync import ``storage``.
 """
 
 from .atomic import AtomicJSONStorage, atomic_write_bytes
+from .backup import ImportReport, export_backup, export_csv, import_backup, read_backup, sheet_csv
 from .errors import (
     BackupError,
     DamagedFile,
@@ -30,6 +31,7 @@ __all__ = [
     "BackupError",
     "DamagedFile",
     "ImportOutcome",
+    "ImportReport",
     "NewerSchema",
     "SheetExists",
     "SheetInfo",
@@ -44,6 +46,11 @@ __all__ = [
     "SyncStateError",
     "atomic_write_bytes",
     "data_dir",
+    "export_backup",
+    "export_csv",
+    "import_backup",
+    "read_backup",
+    "sheet_csv",
     "migrate",
     "migration",
 ]
