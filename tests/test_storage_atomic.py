@@ -1,0 +1,180 @@
+"""Crash safety of single files: atomic replace, leftover temp files, damaged files, a full disk."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+from tinydb import TinyDB
+from tinydb.storages import JSONStorage
+
+from storage import DamagedFile, SheetNotFound, StorageFull, atomic_write_bytes
+from storage.atomic import AtomicJSONStorage
+
+from .storage_helpers import new_store, snapshot, watten
+
+
+def test_atomic_write_replaces_the_file_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    path = tmp_path / "f.json"
+    atomic_write_bytes(path, b'{"a": 1}')
+    atomic_write_bytes(path, b'{"a": 2}')
+    assert json.loads(path.read_bytes()) == {"a": 2}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json"]
+
+
+def test_tinydb_works_on_the_atomic_storage(tmp_path: Path) -> None:
+    db = TinyDB(tmp_path / "db" / "x.json", storage=AtomicJSONStorage)
+    db.insert({"n": 1})
+    db.insert({"n": 2})
+    assert [d["n"] for d in TinyDB(tmp_path / "db" / "x.json", storage=AtomicJSONStorage).all()] == [1, 2]
+
+
+def _disk_full(monkeypatch: pytest.MonkeyPatch, after_bytes: int = 10) -> None:
+    """Simulate a full disk: os.write gives up with ENOSPC after ``after_bytes``."""
+    real_write = os.write
+    written = {"n": 0}
+
+    def write(fd: int, data: bytes | memoryview) -> int:
+        if written["n"] >= after_bytes:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        chunk = bytes(data[: after_bytes - written["n"]])
+        written["n"] += len(chunk)
+        return real_write(fd, chunk)
+
+    monkeypatch.setattr(os, "write", write)
+
+
+def test_full_disk_keeps_the_old_file_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "f.json"
+    atomic_write_bytes(path, b'{"old": true}')
+    _disk_full(monkeypatch)
+    with pytest.raises(StorageFull) as info:
+        atomic_write_bytes(path, b'{"new": "' + b"x" * 1000 + b'"}')
+    assert "Speicher ist voll" in str(info.value) and "unverändert" in str(info.value)
+    assert path.read_bytes() == b'{"old": true}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json"], "the partial temp file is removed"
+
+
+def test_full_disk_while_appending_a_game_loses_nothing_and_the_next_try_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    before = snapshot(store.root)
+    with monkeypatch.context() as patch:
+        _disk_full(patch)
+        with pytest.raises(StorageFull, match="Speicher ist voll"):
+            store.add_game(sheet.id, {"winner": "A"})
+    assert snapshot(store.root) == before
+    assert len(store.open(sheet.id).entries) == 2
+    assert len(store.add_game(sheet.id, {"winner": "A"}).entries) == 3, "after space is freed the entry goes in"
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"", "leer"),
+        (b"\x00" * 512, "Nullbytes"),
+        (b'{"_meta": {"1": {"schema": 1, "kind": "sheet"}}, "sheet": {"1": {"sheet": {}}', "kein gültiges JSON"),
+        (b'{"_meta": {"1": {"schema": 1, "kind": "sheet"}}}{"trailing": 1}', "kein gültiges JSON"),
+        (b"[1, 2]", "kein JSON-Objekt"),
+        (b'{"_default": {"1": {"n": 1}}}', "keine Tischblock-Datei"),
+    ],
+)
+def test_an_unreadable_sheet_file_is_kept_aside_with_a_clear_message(tmp_path: Path, content: bytes, reason: str) -> None:
+    store = new_store(tmp_path)
+    good = watten(store, table=1, games="AAB")
+    bad = watten(store, table=2, games="B")
+    path = store.sheet_path(bad.id)
+    path.write_bytes(content)
+    with pytest.raises(DamagedFile) as info:
+        store.open(bad.id)
+    message = str(info.value)
+    assert "beschädigt" in message and reason in message and str(path) in message
+    kept = info.value.kept_at
+    assert kept is not None and kept.parent == store.root / "damaged" and kept.read_bytes() == content
+    assert store.damaged() == [kept]
+    # the store never silently starts the sheet over empty
+    with pytest.raises(SheetNotFound):
+        store.add_game(bad.id, {"winner": "A"})
+    assert not path.exists()
+    # everything else is untouched
+    assert [str(i.id) for i in store.list_sheets()] == [str(good.id)]
+    assert len(store.open(good.id).entries) == 3
+
+
+def test_a_plain_tinydb_file_is_not_taken_for_a_sheet(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    path = store.sheet_path(sheet.id)
+    path.unlink()
+    TinyDB(path, storage=JSONStorage).insert({"whatever": 1})
+    with pytest.raises(DamagedFile, match="keine Tischblock-Datei"):
+        store.open(sheet.id)
+
+
+def test_a_sheet_file_holding_another_sheet_is_damaged(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    one = watten(store, table=1)
+    two = watten(store, table=2)
+    store.sheet_path(two.id).write_bytes(store.sheet_path(one.id).read_bytes())
+    with pytest.raises(DamagedFile, match=f"enthält das Blatt {one.id}"):
+        store.open(two.id)
+
+
+def test_leftover_partial_temp_file_is_discarded_and_the_live_file_wins(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    path = store.sheet_path(sheet.id)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(path.read_bytes()[:57])  # a write killed half way
+    assert len(store.open(sheet.id).entries) == 2
+    assert not tmp.exists()
+    assert store.damaged() == []
+
+
+def test_leftover_complete_temp_file_but_intact_live_file_is_discarded(tmp_path: Path) -> None:
+    """A write killed before os.replace was never acknowledged: the live file is the truth."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    path = store.sheet_path(sheet.id)
+    older = path.read_bytes()
+    store.add_game(sheet.id, {"winner": "A"})
+    newer = path.read_bytes()
+    path.write_bytes(older)
+    path.with_name(path.name + ".tmp").write_bytes(newer)
+    assert len(store.open(sheet.id).entries) == 2
+
+
+def test_temp_file_is_promoted_when_the_live_file_is_missing(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="ABA")
+    path = store.sheet_path(sheet.id)
+    os.replace(path, path.with_name(path.name + ".tmp"))
+    assert len(store.open(sheet.id).entries) == 3
+    assert path.exists() and not path.with_name(path.name + ".tmp").exists()
+
+
+def test_temp_file_is_promoted_over_a_damaged_live_file_which_is_kept_aside(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="ABA")
+    path = store.sheet_path(sheet.id)
+    path.with_name(path.name + ".tmp").write_bytes(path.read_bytes())
+    path.write_bytes(b'{"_meta": ')
+    assert len(store.open(sheet.id).entries) == 3
+    assert [p.read_bytes() for p in store.damaged()] == [b'{"_meta": ']
+
+
+def test_a_damaged_index_is_kept_aside_and_rebuilt_from_the_sheets(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheets = [watten(store, table=t, games="A" * t) for t in (1, 2, 3)]
+    store.list_sheets()
+    (store.root / "index.json").write_bytes(b"\x00\x00\x00")
+    infos = store.list_sheets()
+    assert {i.id for i in infos} == {s.id for s in sheets}
+    assert {i.id: i.revision for i in infos} == {s.id: len(s.entries) for s in sheets}
+    assert any("index.json" in w and "neu aufgebaut" in w for w in store.warnings)
+    assert [p.name.split(".")[0] for p in store.damaged()] == ["index"]
