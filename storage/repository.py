@@ -41,6 +41,7 @@ from typing import Any
 import filelock
 from pydantic import Field, ValidationError
 from tinydb import TinyDB
+from tinydb.table import Document
 
 from scoring import Entry, Participant, Replacement, Sheet, SheetContext, effective_entries, find_ruleset
 from scoring.engine import german_validation_message
@@ -282,12 +283,24 @@ class SheetStore:
         find_ruleset(sheet.ruleset.id).score(sheet)
         now = utcnow()
         stored = StoredSheet(sheet=sheet, created_at=now, updated_at=now, device=self.device)
-        path = self.sheet_path(sheet.id)
         with self.locked():
-            if path.exists():
+            if self._exists(sheet.id):
                 raise SheetExists(sheet.id)
-            self._sheet_db(path).table(SHEET_TABLE).insert(stored.document())
+            self._insert(stored)
         return sheet
+
+    def _exists(self, sheet_id: uuid.UUID | str) -> bool:
+        """Whether the sheet is stored (after recovering a leftover temp file). Hold the lock."""
+        try:
+            self._read(sheet_id)
+        except SheetNotFound:
+            return False
+        return True
+
+    def _insert(self, stored: StoredSheet) -> None:
+        """Write a new sheet file in one atomic write, the sheet as document 1. Hold the lock."""
+        table = self._sheet_db(self.sheet_path(stored.sheet.id)).table(SHEET_TABLE)
+        table.insert(Document(stored.document(), doc_id=1))
 
     def new_sheet(
         self,
@@ -413,8 +426,8 @@ class SheetStore:
             return ImportOutcome.INVALID
         path = self.sheet_path(incoming.sheet.id)
         with self.locked():
-            if not path.exists() and not Path(str(path) + TMP_SUFFIX).exists():
-                self._sheet_db(path).table(SHEET_TABLE).insert(incoming.document())
+            if not self._exists(incoming.sheet.id):
+                self._insert(incoming)
                 return ImportOutcome.NEW
             current = self._read(incoming.sheet.id)
             ours, theirs = current.sheet, incoming.sheet

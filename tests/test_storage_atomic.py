@@ -178,3 +178,24 @@ def test_a_damaged_index_is_kept_aside_and_rebuilt_from_the_sheets(tmp_path: Pat
     assert {i.id: i.revision for i in infos} == {s.id: len(s.entries) for s in sheets}
     assert any("index.json" in w and "neu aufgebaut" in w for w in store.warnings)
     assert [p.name.split(".")[0] for p in store.damaged()] == ["index"]
+
+
+def test_a_create_killed_before_os_replace_can_be_retried(tmp_path: Path) -> None:
+    """The first write of a new sheet died after writing its temp file: creating it again
+    finds the recovered sheet instead of writing a second copy into the same file."""
+    from storage import SheetExists
+
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    path = store.sheet_path(sheet.id)
+    os.replace(path, path.with_name(path.name + ".tmp"))
+    with pytest.raises(SheetExists):
+        store.create(sheet.model_copy(update={"entries": ()}))
+    assert store.open(sheet.id) == sheet
+    other = watten(store, table=2)
+    other_path = store.sheet_path(other.id)
+    other_tmp = other_path.with_name(other_path.name + ".tmp")
+    os.replace(other_path, other_tmp)
+    other_tmp.write_bytes(other_tmp.read_bytes()[:40])  # killed half way through the first write
+    assert store.create(other) == other
+    assert store.open(other.id) == other
