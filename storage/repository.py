@@ -48,7 +48,7 @@ from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, VOID, Frozen
 
 from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json
-from .errors import DamagedFile, NewerSchema, SheetExists, SheetNotFound, StorageError, StoreBusy, SyncStateError
+from .errors import DamagedFile, NewerSchema, SheetExists, SheetNotFound, StoreBusy, SyncStateError
 from .paths import data_dir
 from .schema import VersionedStorage
 
@@ -213,6 +213,10 @@ class SheetStore:
         """German messages about files found damaged and kept aside, for the app to show."""
 
     # -- plumbing --------------------------------------------------------------------------
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the store's file lock (re-entrant within this object)."""
@@ -237,7 +241,7 @@ class SheetStore:
         try:
             doc = self._sheet_db(path).table(SHEET_TABLE).get(doc_id=1)
         except DamagedFile as error:
-            self.warnings.append(str(error))
+            self._warn(str(error))
             raise
         if doc is None:
             raise SheetNotFound(sheet_id)
@@ -263,7 +267,7 @@ class SheetStore:
             try:
                 self._sheet_db(path).table(SHEET_TABLE).update(transform, doc_ids=[1])
             except DamagedFile as error:
-                self.warnings.append(str(error))
+                self._warn(str(error))
                 raise
         if not out:
             raise SheetNotFound(sheet_id)
@@ -467,7 +471,7 @@ class SheetStore:
         try:
             records = {doc["id"]: dict(doc) for doc in db.table(INDEX_TABLE).all() if isinstance(doc.get("id"), str)}
         except DamagedFile as error:
-            self.warnings.append(f"{error} Das Verzeichnis der Blätter wird aus den Blatt-Dateien neu aufgebaut.")
+            self._warn(f"{error} Das Verzeichnis der Blätter wird aus den Blatt-Dateien neu aufgebaut.")
             records = {}
             db = self._index_db()
         fresh: dict[str, dict[str, Any]] = {}
@@ -489,7 +493,7 @@ class SheetStore:
                 stored = self._read(sid)
             except (DamagedFile, SheetNotFound, NewerSchema) as error:
                 if isinstance(error, NewerSchema):
-                    self.warnings.append(str(error))
+                    self._warn(str(error))
                 changed = True
                 continue
             fresh[sid] = {**stored.info().model_dump(mode="json"), "stamp": _stamp(path.stat())}

@@ -1,8 +1,8 @@
 """Fault injection: a writer process is killed with SIGKILL at random moments, 500 times.
 
 The writer (forked after imports, so each round starts in microseconds) appends games,
-corrects and voids entries, queues sheets for sync, starts new sheets when a Durchgang is
-over and refreshes the index, all through ``SheetStore``. After each acknowledged operation
+corrects and voids entries, closes sheets, queues them for sync, starts new sheets when a
+Durchgang is over or closed and refreshes the index, all through ``SheetStore``. After each acknowledged operation
 it reports on a pipe. After each kill the test opens every file of the store and checks that
 every acknowledged write is there, in order, and that at most the one write in flight was
 added beyond them. Nothing may land in ``damaged/``.
@@ -20,17 +20,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from scoring import Entry, Participant, RuleViolation, SheetContext
+from scoring import Entry, Participant, Replacement, RuleViolation, SheetContext
 from storage import SheetStore
 
 KILLS = 500
 SEED = 20261122
 TEAMS = [Participant(id="A", name="Sautreiber", start_number=2), Participant(id="B", name="Kartlbrüder", start_number=9)]
-
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
-
 
 def _ack(fd: int, record: dict[str, Any]) -> None:
     os.write(fd, (json.dumps(record) + "\n").encode())
@@ -48,27 +43,30 @@ def _writer(root: Path, fd: int, current: str | None, seed: int) -> None:
             continue
         roll = rng.random()
         try:
-            if roll < 0.75:
+            count = len(store.open(current).entries)
+            if roll < 0.70:
                 entry = Entry(kind="game", data={"winner": rng.choice("AB")})
-            elif roll < 0.82:
-                count = len(store.open(current).entries)
-                if count == 0:
-                    continue
+            elif roll < 0.76 and count:
                 entry = Entry(kind="void", target=rng.randint(1, count), reason="Kill-Test")
-            elif roll < 0.90:
+            elif roll < 0.81 and count:
+                replacement = Replacement(kind="game", data={"winner": rng.choice("AB")})
+                entry = Entry(kind="correction", target=rng.randint(1, count), replacement=replacement, reason="Kill-Test")
+            elif roll < 0.88:
                 entry = Entry.now("vergeben", {})
-            elif roll < 0.95:
+            elif roll < 0.92:
                 store.mark_queued(current)
                 _ack(fd, {"op": "queued", "id": current})
                 continue
-            else:
+            elif roll < 0.97 or count < 10:
                 store.list_sheets()
                 continue
+            else:
+                entry = Entry(kind="close", data={"signed_by": "Kill-Test"})
             sheet = store.append(current, entry)
         except RuleViolation:
-            if entry.kind != "void":
-                current = None  # the Durchgang is over: start the next sheet
-            continue  # a void the rules refuse (already void, or it would break a later entry)
+            if entry.kind not in ("void", "correction"):
+                current = None  # the Durchgang is over or the sheet closed: start the next sheet
+            continue  # a void/correction the rules refuse (e.g. it would break a later entry)
         _ack(fd, {"op": "append", "id": current, "n": len(sheet.entries), "entry": sheet.entries[-1].model_dump(mode="json")})
 
 

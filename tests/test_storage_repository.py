@@ -179,7 +179,6 @@ def _fork(work) -> int:  # type: ignore[no-untyped-def]
     return pid
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_two_processes_on_the_same_store_lose_none_of_each_others_writes(tmp_path: Path) -> None:
     """Two app windows: both append to the same sheet and create sheets at the same time."""
     root = tmp_path / "store"
@@ -205,7 +204,6 @@ def test_two_processes_on_the_same_store_lose_none_of_each_others_writes(tmp_pat
     assert find_ruleset("watten-turnier").score(store.open(shared.id)).totals["A"] > 0
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_window_holding_the_lock_too_long_gives_a_clear_message(tmp_path: Path) -> None:
     root = tmp_path / "store"
     sheet = watten(SheetStore(root))
