@@ -48,7 +48,7 @@ from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, VOID, Frozen
 
 from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json
-from .errors import DamagedFile, NewerSchema, SheetExists, SheetNotFound, StoreBusy, SyncStateError
+from .errors import DamagedFile, NewerSchema, SheetExists, SheetNotFound, StorageError, StoreBusy, SyncStateError
 from .paths import data_dir
 from .schema import VersionedStorage
 
@@ -205,7 +205,13 @@ class SheetStore:
         self.root = data_dir(root)
         self.sheets_dir = self.root / SHEETS_DIR
         self.damaged_dir = self.root / DAMAGED_DIR
-        self.sheets_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.sheets_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StorageError(
+                f"Der Speicher {self.root} kann nicht angelegt werden: {error.strerror or error}. "
+                "Mit --data-dir oder TISCHBLOCK_DATA_DIR lässt sich ein anderes Verzeichnis wählen."
+            ) from None
         self.device = (device or default_device())[:80]
         self.lock_timeout = lock_timeout
         self._lock = filelock.FileLock(str(self.root / LOCK_FILE), timeout=lock_timeout)

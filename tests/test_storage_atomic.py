@@ -199,3 +199,50 @@ def test_a_create_killed_before_os_replace_can_be_retried(tmp_path: Path) -> Non
     other_tmp.write_bytes(other_tmp.read_bytes()[:40])  # killed half way through the first write
     assert store.create(other) == other
     assert store.open(other.id) == other
+
+
+def test_a_really_full_disk_file_size_limit_in_a_child_process(tmp_path: Path) -> None:
+    """The kernel refuses the write (RLIMIT_FSIZE gives EFBIG, as a full disk gives ENOSPC):
+    the child gets StorageFull with the German message, and the stored sheet is unchanged."""
+    import resource
+    import signal
+
+    from storage import SheetStore
+
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    size = store.sheet_path(sheet.id).stat().st_size
+    before = snapshot(store.root)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        code = 1
+        try:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+            try:
+                SheetStore(store.root).add_game(sheet.id, {"winner": "A"})
+                os.write(write_fd, b"written?!")
+            except StorageFull as error:
+                os.write(write_fd, str(error).encode())
+                code = 0
+            except BaseException as error:
+                os.write(write_fd, repr(error).encode())
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    _, status = os.waitpid(pid, 0)
+    with os.fdopen(read_fd, "rb") as pipe:
+        message = pipe.read().decode()
+    assert os.WEXITSTATUS(status) == 0, message
+    assert "Der Speicher ist voll" in message and "unverändert" in message
+    assert snapshot(store.root) == before
+    assert len(store.add_game(sheet.id, {"winner": "A"}).entries) == 3
+
+
+def test_an_unwritable_data_directory_gives_a_clear_message(tmp_path: Path) -> None:
+    from storage import SheetStore, StorageError
+
+    (tmp_path / "file").write_text("not a directory")
+    with pytest.raises(StorageError, match="kann nicht angelegt werden.*--data-dir"):
+        SheetStore(tmp_path / "file" / "store")

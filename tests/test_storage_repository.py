@@ -269,3 +269,35 @@ def test_property_the_store_holds_exactly_what_was_accepted(tmp_path_factory: py
     import_backup(other, base / "backup.json")
     assert other.open(sheet.id) == model
     assert other.list_sheets()[0].participants == tuple(p.name for p in TEAMS)
+
+
+marks = st.lists(
+    st.tuples(st.sampled_from(["queue", "delivered", "acknowledged", "game"]), st.integers(min_value=0, max_value=4)),
+    max_size=12,
+)
+_ORDER = {SyncState.LOCAL: 0, SyncState.QUEUED: 1, SyncState.DELIVERED: 2, SyncState.ACKNOWLEDGED: 3}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=marks)
+def test_property_sync_marks_never_move_backwards(tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]]) -> None:
+    """However late or repeated the server's reports arrive, the mark only moves forward:
+    to a later revision, or to a further state of the same revision; never past the sheet."""
+    store = SheetStore(tmp_path_factory.mktemp("sync"), device="p")
+    sheet = watten(store, games="AB")
+    previous = store.stored(sheet.id).sync
+    for step, revision in steps:
+        current_revision = len(store.open(sheet.id).entries)
+        if step == "game":
+            store.add_game(sheet.id, {"winner": "A"})
+        elif step == "queue":
+            store.mark_queued(sheet.id)
+        elif revision > current_revision:
+            with pytest.raises(SyncStateError):
+                store._mark(sheet.id, SyncState(step), revision)
+        else:
+            store._mark(sheet.id, SyncState(step), revision)
+        mark = store.stored(sheet.id).sync
+        assert (mark.revision, _ORDER[mark.state]) >= (previous.revision, _ORDER[previous.state])
+        assert mark.revision <= len(store.open(sheet.id).entries)
+        previous = mark
