@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import platform
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from enum import Enum
@@ -193,6 +193,9 @@ class SheetStore:
 
     ``root`` overrides where the store lives (see ``paths.data_dir``); ``device`` is stamped
     on every entry that has none (default: ``TISCHBLOCK_DEVICE`` or the host name).
+
+    One object per process: a forked child must make its own ``SheetStore`` (the file lock
+    refuses to be inherited across ``fork``). Threads of one process may share one.
     """
 
     def __init__(
@@ -253,7 +256,7 @@ class SheetStore:
             raise SheetNotFound(sheet_id)
         return StoredSheet.model_validate(dict(doc))
 
-    def _update(self, sheet_id: uuid.UUID | str, change: Any) -> StoredSheet:
+    def _update(self, sheet_id: uuid.UUID | str, change: Callable[[StoredSheet], StoredSheet]) -> StoredSheet:
         """Read-change-write one sheet file under the lock; ``change(StoredSheet) -> StoredSheet``.
 
         If ``change`` raises, nothing is written.

@@ -301,3 +301,28 @@ def test_property_sync_marks_never_move_backwards(tmp_path_factory: pytest.TempP
         assert (mark.revision, _ORDER[mark.state]) >= (previous.revision, _ORDER[previous.state])
         assert mark.revision <= len(store.open(sheet.id).entries)
         previous = mark
+
+
+def test_two_threads_sharing_one_store_lose_nothing(tmp_path: Path) -> None:
+    import threading
+
+    store = new_store(tmp_path)
+    sheet = watten(store, bummerl_count=9)
+    errors: list[BaseException] = []
+
+    def play(winner: str) -> None:
+        try:
+            for _ in range(15):
+                store.add_game(sheet.id, {"winner": winner})
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=play, args=(w,)) for w in "AB"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    log = store.open(sheet.id).entries
+    assert len(log) == 30
+    assert sorted(e.data["winner"] for e in log) == ["A"] * 15 + ["B"] * 15
