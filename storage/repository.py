@@ -181,6 +181,15 @@ def _stamp(stat: os.stat_result) -> list[int]:
     return [stat.st_ino, stat.st_mtime_ns, stat.st_size]
 
 
+def _valid_info(record: dict[str, Any]) -> bool:
+    """Whether an index record is a well-formed ``SheetInfo`` (else the sheet file is read again)."""
+    try:
+        SheetInfo.model_validate({k: v for k, v in record.items() if k != "stamp"})
+    except ValidationError:
+        return False
+    return True
+
+
 def _parse_id(sheet_id: uuid.UUID | str) -> uuid.UUID:
     try:
         return sheet_id if isinstance(sheet_id, uuid.UUID) else uuid.UUID(str(sheet_id))
@@ -495,7 +504,7 @@ class SheetStore:
                 stamp = _stamp(path.stat())
             except FileNotFoundError:
                 stamp = None
-            if record is not None and stamp is not None and record.get("stamp") == stamp:
+            if record is not None and stamp is not None and record.get("stamp") == stamp and _valid_info(record):
                 fresh[sid] = record
                 continue
             try:
@@ -510,13 +519,7 @@ class SheetStore:
         if changed or set(fresh) != set(records):
             raw = {INDEX_TABLE: {str(n): rec for n, rec in enumerate(fresh.values(), start=1)}}
             db.storage.write(raw)
-        infos = []
-        for rec in fresh.values():
-            try:
-                infos.append(SheetInfo.model_validate({k: v for k, v in rec.items() if k != "stamp"}))
-            except ValidationError:
-                stored = self._read(rec["id"])
-                infos.append(stored.info())
+        infos = [SheetInfo.model_validate({k: v for k, v in rec.items() if k != "stamp"}) for rec in fresh.values()]
         infos.sort(key=lambda i: (i.created_at, str(i.id)), reverse=True)
         return infos
 

@@ -246,3 +246,15 @@ def test_an_unwritable_data_directory_gives_a_clear_message(tmp_path: Path) -> N
     (tmp_path / "file").write_text("not a directory")
     with pytest.raises(StorageError, match="kann nicht angelegt werden.*--data-dir"):
         SheetStore(tmp_path / "file" / "store")
+
+
+def test_a_hand_edited_index_record_is_read_from_the_sheet_file(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    store.list_sheets()
+    raw = json.loads((store.root / "index.json").read_bytes())
+    raw["sheets"]["1"]["revision"] = "viele"
+    (store.root / "index.json").write_text(json.dumps(raw))
+    [info] = store.list_sheets()
+    assert info.id == sheet.id and info.revision == 2
+    assert json.loads((store.root / "index.json").read_bytes())["sheets"]["1"]["revision"] == 2, "and the record is repaired"
