@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from scoring import RuleViolation, Sheet, UnknownRuleset, all_rulesets, score_sheet
 from scoring.engine import german_validation_message
+
+if TYPE_CHECKING:
+    from storage import SheetStore
 
 
 def _print_json(data: object) -> None:
@@ -68,11 +73,14 @@ def cmd_app(args: argparse.Namespace) -> int:
     """Serve the app in the browser (the Flet web view)."""
     import main as app_main
 
+    if getattr(args, "data_dir", None):
+        os.environ["TISCHBLOCK_DATA_DIR"] = str(args.data_dir)  # the app's SheetStore() finds it there
     app_main.serve(port=args.port, host=args.host)
     return 0
 
 
-def _store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _store(args: argparse.Namespace) -> SheetStore:
+    """The store chosen by ``--data-dir`` (imported lazily: ``score`` and ``rulesets`` need no storage)."""
     from storage import SheetStore
 
     return SheetStore(getattr(args, "data_dir", None))
@@ -133,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     rulesets = sub.add_parser("rulesets", help="die Regelwerke mit ihren Optionen auflisten")
     rulesets.add_argument("--json", action="store_true", help="als JSON ausgeben")
     rulesets.set_defaults(func=cmd_rulesets)
-    app = sub.add_parser("app", help="die App im Browser bereitstellen und die URL ausgeben")
+    app = sub.add_parser("app", parents=[data_dir], help="die App im Browser bereitstellen und die URL ausgeben")
     app.add_argument("--port", type=int, default=8550)
     app.add_argument("--host", default="127.0.0.1")
     app.set_defaults(func=cmd_app)

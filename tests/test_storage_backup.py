@@ -216,3 +216,17 @@ def test_cli_score_and_rulesets_still_work(capsys: pytest.CaptureFixture[str]) -
     assert "totals" in json.loads(capsys.readouterr().out)
     assert cli.main(["rulesets"]) == 0
     assert "watten-turnier" in capsys.readouterr().out
+
+
+def test_cli_app_hands_data_dir_to_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tischblock app --data-dir DIR``: the app's ``SheetStore()`` uses DIR (via TISCHBLOCK_DATA_DIR)."""
+    import sys
+    import types
+
+    served: list[Path] = []
+    fake_main = types.ModuleType("main")
+    fake_main.serve = lambda port, host: served.append(data_dir())  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "main", fake_main)
+    monkeypatch.delenv("TISCHBLOCK_DATA_DIR", raising=False)
+    assert cli.main(["app", "--data-dir", str(tmp_path / "app-data"), "--port", "1"]) == 0
+    assert served == [tmp_path / "app-data"]
