@@ -118,7 +118,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     print(f"{args.file} eingelesen nach {store.root}: {report.summary()}")
     for item in report.items:
         if item.outcome in (ImportOutcome.CONFLICT, ImportOutcome.INVALID, ImportOutcome.OLDER):
-            print(f"  {item.sheet_id}: {item.outcome.value}")
+            detail = f" ({item.detail})" if item.detail else ""
+            print(f"  {item.sheet_id}: {item.outcome.value}{detail}")
     if report.count(ImportOutcome.CONFLICT):
         print(f"  Die abweichenden Fassungen liegen unter {store.root / 'conflicts'}")
     return 0

@@ -110,6 +110,8 @@ def read_backup(path: str | Path) -> list[StoredSheet]:
 class ImportItem:
     sheet_id: str
     outcome: ImportOutcome
+    detail: str = ""
+    """Why a sheet was skipped as invalid (German, from the ruleset), else empty."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,14 @@ class ImportReport:
 def import_backup(store: SheetStore, path: str | Path) -> ImportReport:
     """Check the backup, then import each sheet without ever losing a newer stored revision."""
     sheets = read_backup(path)
-    items = [ImportItem(str(s.sheet.id), store.put(s)) for s in sheets]
+    items = []
+    for stored in sheets:
+        try:
+            find_ruleset(stored.sheet.ruleset.id).score(stored.sheet)
+        except ValueError as error:  # RuleViolation, UnknownRuleset: this app cannot score it
+            items.append(ImportItem(str(stored.sheet.id), ImportOutcome.INVALID, str(error)))
+            continue
+        items.append(ImportItem(str(stored.sheet.id), store.put(stored)))
     store.list_sheets()
     return ImportReport(tuple(items))
 

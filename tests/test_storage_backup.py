@@ -230,3 +230,22 @@ def test_cli_app_hands_data_dir_to_the_app(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.delenv("TISCHBLOCK_DATA_DIR", raising=False)
     assert cli.main(["app", "--data-dir", str(tmp_path / "app-data"), "--port", "1"]) == 0
     assert served == [tmp_path / "app-data"]
+
+
+def test_a_sheet_this_app_cannot_score_is_skipped_with_the_reason_and_the_rest_imported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from storage.backup import _checksum
+
+    source = new_store(tmp_path, "source")
+    good = watten(source, table=1, games="AB")
+    watten(source, table=2, games="A")
+    export_backup(source, tmp_path / "backup.json")
+    doc = json.loads((tmp_path / "backup.json").read_bytes())
+    doc["sheets"][1]["sheet"]["ruleset"]["id"] = "schafkopf-kurz"  # a ruleset this app does not know
+    doc["sha256"] = _checksum(doc["sheets"])
+    (tmp_path / "backup.json").write_text(json.dumps(doc))
+    assert cli.main(["--data-dir", str(tmp_path / "target"), "import", str(tmp_path / "backup.json")]) == 0
+    out = capsys.readouterr().out
+    assert "1 neu, 1 ungültig, übersprungen" in out and "Unbekanntes Regelwerk 'schafkopf-kurz'" in out
+    assert [i.id for i in SheetStore(tmp_path / "target").list_sheets()] == [good.id]
