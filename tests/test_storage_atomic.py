@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tinydb import TinyDB
 from tinydb.storages import JSONStorage
 
@@ -258,3 +260,20 @@ def test_a_hand_edited_index_record_is_read_from_the_sheet_file(tmp_path: Path) 
     [info] = store.list_sheets()
     assert info.id == sheet.id and info.revision == 2
     assert json.loads((store.root / "index.json").read_bytes())["sheets"]["1"]["revision"] == 2, "and the record is repaired"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(writes=st.lists(st.dictionaries(st.text(max_size=8), json_values, max_size=5), min_size=1, max_size=5))
+def test_property_the_storage_reads_back_exactly_the_last_write(tmp_path_factory: pytest.TempPathFactory, writes: list[dict]) -> None:  # type: ignore[type-arg]
+    path = tmp_path_factory.mktemp("atomic") / "f.json"
+    for data in writes:
+        AtomicJSONStorage(path).write(data)
+        assert AtomicJSONStorage(path).read() == data
+    assert sorted(p.name for p in path.parent.iterdir()) == ["f.json"]

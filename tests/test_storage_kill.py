@@ -54,8 +54,8 @@ def _writer(root: Path, fd: int, current: str | None, seed: int) -> None:
             elif roll < 0.88:
                 entry = Entry.now("vergeben", {})
             elif roll < 0.92:
-                store.mark_queued(current)
-                _ack(fd, {"op": "queued", "id": current})
+                mark = store.mark_queued(current)
+                _ack(fd, {"op": "queued", "id": current, "revision": mark.revision})
                 continue
             elif roll < 0.97 or count < 10:
                 store.list_sheets()
@@ -110,6 +110,7 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
 
         # What the writer acknowledged in this round, per sheet, on top of what was verified before.
         expected = {sid: list(entries) for sid, entries in acked.items()}
+        queued: dict[str, int] = {}
         for line in lines:
             record = json.loads(line)
             assert record["op"] != "error", f"round {round_number}: the writer failed:\n{record['text']}"
@@ -119,6 +120,8 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
                 # the writer continues from the verified state, so each ack adds exactly one entry
                 assert record["n"] == len(expected[sid]) + 1, f"round {round_number}: entry numbers skip"
                 expected[sid].append(record["entry"])
+            elif record["op"] == "queued":
+                queued[sid] = record["revision"]
             current = sid
         total_acks += len(lines)
 
@@ -137,6 +140,9 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
             assert stored[: len(want)] == want, f"round {round_number}: sheet {sid} lost acknowledged entries"
             assert len(stored) - len(want) <= 1, f"round {round_number}: sheet {sid} has entries nobody wrote"
             acked[sid] = [e.model_dump(mode="json") for e in sheet.entries]
+            if sid in queued:
+                mark = infos[sid].sync
+                assert mark.state.value == "queued" and mark.revision >= queued[sid], f"round {round_number}: sync mark lost"
         assert checker.damaged() == [], f"round {round_number}: files were damaged: {checker.damaged()}"
         assert checker.warnings == []
     elapsed = time.monotonic() - started
