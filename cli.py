@@ -5,20 +5,30 @@
     tischblock standings SHEET...   rank the participants over several sheets (the rules' tie-breaks)
     tischblock rulesets             list the rulesets with their options and entry kinds
     tischblock app [--port N]       serve the app in the browser and print its URL
+    tischblock export FILE [--csv DIR]   back up every stored sheet to one JSON file (and CSVs)
+    tischblock import FILE          restore a backup; never replaces a newer stored sheet
+
+``--data-dir DIR`` (before or after the command) chooses the store; default: ``TISCHBLOCK_DATA_DIR``,
+the packaged app's data directory, or the platform's user data directory (see ``storage/paths.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from scoring import RuleViolation, Score, Sheet, UnknownRuleset, all_rulesets, find_ruleset, score_sheet
 from scoring.engine import german_validation_message
+
+if TYPE_CHECKING:
+    from storage import SheetStore
 
 
 def _print_json(data: object) -> None:
@@ -126,12 +136,68 @@ def cmd_app(args: argparse.Namespace) -> int:
     """Serve the app in the browser (the Flet web view)."""
     import main as app_main
 
+    if getattr(args, "data_dir", None):
+        os.environ["TISCHBLOCK_DATA_DIR"] = str(args.data_dir)  # the app's SheetStore() finds it there
     app_main.serve(port=args.port, host=args.host)
     return 0
 
 
+def _store(args: argparse.Namespace) -> SheetStore:
+    """The store chosen by ``--data-dir`` (imported lazily: ``score`` and ``rulesets`` need no storage)."""
+    from storage import SheetStore
+
+    return SheetStore(getattr(args, "data_dir", None))
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Back up every stored sheet into one JSON file, optionally each sheet as CSV too."""
+    from storage import StorageError, export_backup, export_csv
+
+    try:
+        store = _store(args)
+        count = export_backup(store, Path(args.file))
+        print(f"{count} Blätter aus {store.root} gesichert nach {args.file}")
+        if args.csv:
+            files = export_csv(store, Path(args.csv))
+            print(f"{len(files)} CSV-Dateien geschrieben nach {args.csv}")
+        for warning in store.warnings:
+            print(f"Warnung: {warning}", file=sys.stderr)
+    except StorageError as error:
+        print(f"Fehler: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Restore a backup file; a damaged file changes nothing."""
+    from storage import ImportOutcome, StorageError, import_backup
+
+    try:
+        store = _store(args)
+        report = import_backup(store, Path(args.file))
+    except StorageError as error:
+        print(f"Fehler: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.file} eingelesen nach {store.root}: {report.summary()}")
+    for item in report.items:
+        if item.outcome in (ImportOutcome.CONFLICT, ImportOutcome.INVALID, ImportOutcome.OLDER):
+            detail = f" ({item.detail})" if item.detail else ""
+            print(f"  {item.sheet_id}: {item.outcome.value}{detail}")
+    if report.count(ImportOutcome.CONFLICT):
+        print(f"  Die abweichenden Fassungen liegen unter {store.root / 'conflicts'}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tischblock", description="Tischblock: die Tischliste für Kartenturniere")
+    data_dir = argparse.ArgumentParser(add_help=False)
+    data_dir.add_argument(
+        "--data-dir",
+        default=argparse.SUPPRESS,
+        help="Verzeichnis des Speichers (sonst TISCHBLOCK_DATA_DIR oder das Datenverzeichnis der App)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="tischblock", description="Tischblock: die Tischliste für Kartenturniere", parents=[data_dir]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="ein Blatt (JSON) werten und das Ergebnis als JSON ausgeben")
     score.add_argument("sheet", help="Pfad zur Blatt-Datei (siehe docs/sheet-format.md)")
@@ -144,10 +210,17 @@ def build_parser() -> argparse.ArgumentParser:
     rulesets = sub.add_parser("rulesets", help="die Regelwerke mit ihren Optionen auflisten")
     rulesets.add_argument("--json", action="store_true", help="als JSON ausgeben")
     rulesets.set_defaults(func=cmd_rulesets)
-    app = sub.add_parser("app", help="die App im Browser bereitstellen und die URL ausgeben")
+    app = sub.add_parser("app", parents=[data_dir], help="die App im Browser bereitstellen und die URL ausgeben")
     app.add_argument("--port", type=int, default=8550)
     app.add_argument("--host", default="127.0.0.1")
     app.set_defaults(func=cmd_app)
+    export = sub.add_parser("export", parents=[data_dir], help="alle gespeicherten Blätter in eine JSON-Datei sichern")
+    export.add_argument("file", help="Ziel-Datei der Sicherung (JSON)")
+    export.add_argument("--csv", metavar="DIR", help="zusätzlich jedes Blatt als CSV in dieses Verzeichnis schreiben")
+    export.set_defaults(func=cmd_export)
+    restore = sub.add_parser("import", parents=[data_dir], help="eine Sicherung einlesen (ältere Stände ersetzen nie neuere)")
+    restore.add_argument("file", help="die Sicherungs-Datei (JSON)")
+    restore.set_defaults(func=cmd_import)
     return parser
 
 

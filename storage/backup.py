@@ -1,0 +1,198 @@
+"""Backup and restore: everything as one JSON file, each sheet as CSV.
+
+The backup file (``tischblock export``) is::
+
+    {"format": "tischblock-backup", "version": 1, "schema": 1, "exported_at": "...",
+     "device": "...", "count": N, "sha256": "<of the sheets, canonical JSON>",
+     "sheets": [<stored sheet: {"sheet": ..., "created_at", "updated_at", "device", "sync"}>, ...]}
+
+``import_backup`` checks the whole file first (JSON, format, version, count, checksum, every
+sheet valid) and imports nothing if any check fails: a damaged backup gives a clear message
+and changes nothing. Then each sheet goes through ``SheetStore.put``, which never replaces a
+longer log with a shorter one and keeps diverging copies under ``conflicts/``.
+
+CSV (one file per sheet, ``;``-separated, UTF-8 with BOM so spreadsheet programs show the
+umlauts): one row per log entry with number, kind, time, device, target, reason and the
+data as JSON, then the points each participant got on that line and the running totals.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from scoring import find_ruleset
+from scoring.engine import german_validation_message
+
+from .atomic import atomic_write_bytes, parse_json_object
+from .errors import BackupError, StorageError
+from .repository import ImportOutcome, SheetStore, StoredSheet
+from .schema import SCHEMA_VERSION
+
+BACKUP_FORMAT = "tischblock-backup"
+BACKUP_VERSION = 1
+
+
+def _checksum(sheets: list[Any]) -> str:
+    canonical = json.dumps(sheets, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def backup_document(stored: list[StoredSheet], device: str | None = None) -> dict[str, Any]:
+    sheets = [s.document() for s in stored]
+    return {
+        "format": BACKUP_FORMAT,
+        "version": BACKUP_VERSION,
+        "schema": SCHEMA_VERSION,
+        "exported_at": datetime.now(timezone.utc).isoformat(),
+        "device": device,
+        "count": len(sheets),
+        "sha256": _checksum(sheets),
+        "sheets": sheets,
+    }
+
+
+def export_backup(store: SheetStore, path: str | Path) -> int:
+    """Write every readable sheet of ``store`` to ``path`` (atomically); return how many."""
+    stored = store.all_stored()
+    data = json.dumps(backup_document(stored, store.device), ensure_ascii=False, indent=1).encode("utf-8")
+    atomic_write_bytes(Path(path), data)
+    return len(stored)
+
+
+def read_backup(path: str | Path) -> list[StoredSheet]:
+    """Parse and check a backup file; ``BackupError`` (German) if anything is wrong with it."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise BackupError(f"Die Sicherung {path} kann nicht gelesen werden: {error.strerror or error}") from None
+    try:
+        doc = parse_json_object(raw)
+    except ValueError as error:
+        raise BackupError(f"Die Sicherung {path} ist beschädigt ({error}); es wurde nichts eingelesen.") from None
+    if doc.get("format") != BACKUP_FORMAT:
+        raise BackupError(f"{path} ist keine Tischblock-Sicherung; es wurde nichts eingelesen.")
+    version = doc.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise BackupError(f"Die Sicherung {path} hat keine gültige Versionsangabe; es wurde nichts eingelesen.")
+    if version > BACKUP_VERSION:
+        raise BackupError(
+            f"Die Sicherung {path} stammt von einer neueren Tischblock-Version (Format {version}); bitte die App aktualisieren."
+        )
+    sheets = doc.get("sheets")
+    if not isinstance(sheets, list) or doc.get("count") != len(sheets):
+        raise BackupError(f"Die Sicherung {path} ist unvollständig (Anzahl der Blätter stimmt nicht); es wurde nichts eingelesen.")
+    if doc.get("sha256") != _checksum(sheets):
+        raise BackupError(
+            f"Die Prüfsumme der Sicherung {path} stimmt nicht: die Datei ist beschädigt oder wurde verändert; es wurde nichts eingelesen."
+        )
+    out = []
+    for number, item in enumerate(sheets, start=1):
+        try:
+            out.append(StoredSheet.model_validate(item))
+        except ValidationError as error:
+            raise BackupError(
+                f"Blatt {number} der Sicherung {path} ist ungültig ({german_validation_message(error)}); es wurde nichts eingelesen."
+            ) from None
+    return out
+
+
+@dataclass(frozen=True)
+class ImportItem:
+    sheet_id: str
+    outcome: ImportOutcome
+    detail: str = ""
+    """Why a sheet was skipped as invalid (German, from the ruleset), else empty."""
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    items: tuple[ImportItem, ...]
+
+    def count(self, outcome: ImportOutcome) -> int:
+        return sum(1 for item in self.items if item.outcome is outcome)
+
+    def summary(self) -> str:
+        """German one-liner: ``3 Blätter: 1 neu, 2 unverändert``."""
+        parts = [f"{self.count(o)} {o.value}" for o in ImportOutcome if self.count(o)]
+        return f"{len(self.items)} Blätter: " + (", ".join(parts) if parts else "nichts zu tun")
+
+
+def import_backup(store: SheetStore, path: str | Path) -> ImportReport:
+    """Check the backup, then import each sheet without ever losing a newer stored revision."""
+    sheets = read_backup(path)
+    items = []
+    for stored in sheets:
+        try:
+            find_ruleset(stored.sheet.ruleset.id).score(stored.sheet)
+        except ValueError as error:  # RuleViolation, UnknownRuleset: this app cannot score it
+            items.append(ImportItem(str(stored.sheet.id), ImportOutcome.INVALID, str(error)))
+            continue
+        items.append(ImportItem(str(stored.sheet.id), store.put(stored)))
+    store.list_sheets()
+    return ImportReport(tuple(items))
+
+
+def sheet_csv(stored: StoredSheet) -> str:
+    """The sheet's log as CSV with each line's points and the running totals."""
+    sheet = stored.sheet
+    names = [p.name for p in sheet.participants]
+    ids = list(sheet.participant_ids)
+    lines: dict[int, Any] = {}
+    try:
+        for line in find_ruleset(sheet.ruleset.id).score(sheet).lines:
+            lines[line.entry] = line
+    except ValueError:
+        lines = {}
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow(
+        ["Nr", "Art", "Zeit", "Gerät", "Ziel", "Grund", "Daten"]
+        + [f"Punkte {n}" for n in names]
+        + [f"Summe {n}" for n in names]
+    )
+    for number, entry in enumerate(sheet.entries, start=1):
+        data: Any = entry.data
+        if entry.replacement is not None:
+            data = {"kind": entry.replacement.kind, "data": entry.replacement.data}
+        line = lines.get(number)
+        points = [line.points[i] for i in ids] if line else [""] * len(ids)
+        totals = [line.totals[i] for i in ids] if line else [""] * len(ids)
+        writer.writerow(
+            [
+                number,
+                entry.kind,
+                entry.at.isoformat() if entry.at else "",
+                entry.device or "",
+                entry.target or "",
+                entry.reason or "",
+                json.dumps(data, ensure_ascii=False, sort_keys=True) if data else "",
+                *points,
+                *totals,
+            ]
+        )
+    return buffer.getvalue()
+
+
+def export_csv(store: SheetStore, directory: str | Path) -> list[Path]:
+    """Write one CSV per readable sheet into ``directory``; return the files."""
+    directory = Path(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StorageError(f"Das Verzeichnis {directory} kann nicht angelegt werden: {error.strerror or error}") from None
+    written = []
+    for stored in store.all_stored():
+        path = directory / f"{stored.sheet.id}.csv"
+        atomic_write_bytes(path, sheet_csv(stored).encode("utf-8-sig"))
+        written.append(path)
+    return written

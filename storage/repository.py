@@ -1,0 +1,526 @@
+"""The repository the app and sync use: ``SheetStore``.
+
+Layout of a store directory (see ``paths.py`` for where it is)::
+
+    .lock                  the file lock two windows share (filelock)
+    index.json             TinyDB: one summary per sheet, a cache for the list screen
+    sheets/<uuid>.json     TinyDB: one file per sheet (the sheet with its log, times, sync mark)
+    damaged/               unreadable files, moved aside, never deleted
+    migrated/              originals of files before a schema migration
+    conflicts/             imported sheets that diverged from the stored one
+
+Writing a game rewrites only that sheet's file (``AtomicJSONStorage``: temp file, fsync,
+``os.replace``, directory fsync), so a phone with 1000 old sheets appends as fast as an empty
+one. The index is a cache: each record carries the (inode, mtime, size) of the sheet file it
+was read from; ``list_sheets`` re-reads only the files that changed since, picks up new ones,
+drops vanished ones and writes the index back once. A damaged index is kept aside and rebuilt
+from the sheet files.
+
+Every operation holds the store's file lock while it reads and writes, so two processes on
+the same directory (two app windows) see each other's writes and lose none.
+
+Every entry is checked by its ruleset before it is written (``Ruleset.check``); a refused
+entry raises ``RuleViolation`` and nothing is written. Corrections, voids and the close are
+appended to the log like any entry, stamped with time and device: nothing is rewritten in
+place. The revision of a sheet is the length of its log. Sync marks (queued, delivered,
+acknowledged) are storage metadata about a revision, not log entries.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import filelock
+from pydantic import Field, ValidationError
+from tinydb import TinyDB
+from tinydb.table import Document
+
+from scoring import Entry, Participant, Replacement, Sheet, SheetContext, effective_entries, find_ruleset
+from scoring.engine import german_validation_message
+from scoring.model import CLOSE, CORRECTION, VOID, Frozen
+
+from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json
+from .errors import DamagedFile, NewerSchema, SheetExists, SheetNotFound, StorageError, StoreBusy, SyncStateError
+from .paths import data_dir
+from .schema import VersionedStorage
+
+SHEETS_DIR = "sheets"
+INDEX_FILE = "index.json"
+CONFLICTS_DIR = "conflicts"
+LOCK_FILE = ".lock"
+SHEET_TABLE = "sheet"
+INDEX_TABLE = "sheets"
+ENV_DEVICE = "TISCHBLOCK_DEVICE"
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def default_device() -> str:
+    """The device name stamped on entries: ``TISCHBLOCK_DEVICE`` or the host name."""
+    return (os.environ.get(ENV_DEVICE) or platform.node() or "unbekannt")[:80]
+
+
+class SyncState(str, Enum):
+    """Where a revision of a sheet stands on its way to the organizer."""
+
+    LOCAL = "local"
+    QUEUED = "queued"
+    DELIVERED = "delivered"
+    ACKNOWLEDGED = "acknowledged"
+
+
+_SYNC_ORDER = {SyncState.LOCAL: 0, SyncState.QUEUED: 1, SyncState.DELIVERED: 2, SyncState.ACKNOWLEDGED: 3}
+
+
+class SyncMark(Frozen):
+    """The sync state of one revision (``revision`` = number of log entries it covers)."""
+
+    state: SyncState = SyncState.LOCAL
+    revision: int = Field(default=0, ge=0)
+    at: datetime | None = None
+
+
+class SheetInfo(Frozen):
+    """One line of the sheet list: enough to show and sort, without reading the sheet's file."""
+
+    id: uuid.UUID
+    ruleset: str
+    participants: tuple[str, ...]
+    context: SheetContext
+    revision: int
+    closed: bool
+    created_at: datetime
+    updated_at: datetime
+    device: str | None = None
+    sync: SyncMark = SyncMark()
+
+    @property
+    def sync_pending(self) -> bool:
+        """True while the organizer has not acknowledged the sheet as it is now."""
+        return self.sync.state != SyncState.ACKNOWLEDGED or self.sync.revision < self.revision
+
+
+class StoredSheet(Frozen):
+    """A sheet as stored: the sheet itself plus the store's metadata about it."""
+
+    sheet: Sheet
+    created_at: datetime
+    updated_at: datetime
+    device: str | None = None
+    sync: SyncMark = SyncMark()
+
+    @property
+    def revision(self) -> int:
+        return len(self.sheet.entries)
+
+    def info(self) -> SheetInfo:
+        closed = any(e.kind == CLOSE for e in effective_entries(self.sheet.entries))
+        return SheetInfo(
+            id=self.sheet.id,
+            ruleset=self.sheet.ruleset.id,
+            participants=tuple(p.name for p in self.sheet.participants),
+            context=self.sheet.context,
+            revision=self.revision,
+            closed=closed,
+            created_at=self.created_at,
+            updated_at=self.updated_at,
+            device=self.device,
+            sync=self.sync,
+        )
+
+    def document(self) -> dict[str, Any]:
+        """The raw TinyDB document of the sheet file."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class ImportOutcome(str, Enum):
+    NEW = "neu"
+    UPDATED = "aktualisiert"
+    SAME = "unverändert"
+    OLDER = "älter, gespeicherter Stand behalten"
+    CONFLICT = "Konflikt, gespeicherter Stand behalten"
+    INVALID = "ungültig, übersprungen"
+
+
+class SheetStorage(VersionedStorage):
+    """A sheet file: besides the schema, it must hold exactly one valid sheet document."""
+
+    def __init__(self, path: str | os.PathLike[str], damaged_dir: str | os.PathLike[str] | None = None) -> None:
+        super().__init__(path, "sheet", damaged_dir)
+
+    def validate(self, value: dict[str, Any]) -> None:
+        super().validate(value)
+        table = value.get(SHEET_TABLE)
+        if not isinstance(table, dict) or set(table) != {"1"}:
+            raise ValueError("das Blatt fehlt in der Datei")
+        try:
+            stored = StoredSheet.model_validate(table["1"])
+        except ValidationError as error:
+            raise ValueError(f"ungültiges Blatt: {german_validation_message(error)}") from None
+        if f"{stored.sheet.id}.json" != self.path.name:
+            raise ValueError(f"die Datei enthält das Blatt {stored.sheet.id}")
+
+
+class IndexStorage(VersionedStorage):
+    def __init__(self, path: str | os.PathLike[str], damaged_dir: str | os.PathLike[str] | None = None) -> None:
+        super().__init__(path, "index", damaged_dir)
+
+
+def _stamp(stat: os.stat_result) -> list[int]:
+    """What identifies one version of a sheet file: every write is a new inode (os.replace)."""
+    return [stat.st_ino, stat.st_mtime_ns, stat.st_size]
+
+
+def _valid_info(record: dict[str, Any]) -> bool:
+    """Whether an index record is a well-formed ``SheetInfo`` (else the sheet file is read again)."""
+    try:
+        SheetInfo.model_validate({k: v for k, v in record.items() if k != "stamp"})
+    except ValidationError:
+        return False
+    return True
+
+
+def _parse_id(sheet_id: uuid.UUID | str) -> uuid.UUID:
+    try:
+        return sheet_id if isinstance(sheet_id, uuid.UUID) else uuid.UUID(str(sheet_id))
+    except ValueError:
+        raise SheetNotFound(sheet_id) from None
+
+
+class SheetStore:
+    """Crash-safe local store of scoresheets. Every method returns plain values (``Sheet``, ...).
+
+    ``root`` overrides where the store lives (see ``paths.data_dir``); ``device`` is stamped
+    on every entry that has none (default: ``TISCHBLOCK_DEVICE`` or the host name).
+
+    One object per process: a forked child must make its own ``SheetStore`` (the file lock
+    refuses to be inherited across ``fork``). Threads of one process may share one.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] | None = None,
+        *,
+        device: str | None = None,
+        lock_timeout: float = 10.0,
+    ) -> None:
+        self.root = data_dir(root)
+        self.sheets_dir = self.root / SHEETS_DIR
+        self.damaged_dir = self.root / DAMAGED_DIR
+        try:
+            self.sheets_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StorageError(
+                f"Der Speicher {self.root} kann nicht angelegt werden: {error.strerror or error}. "
+                "Mit --data-dir oder TISCHBLOCK_DATA_DIR lässt sich ein anderes Verzeichnis wählen."
+            ) from None
+        self.device = (device or default_device())[:80]
+        self.lock_timeout = lock_timeout
+        self._lock = filelock.FileLock(str(self.root / LOCK_FILE), timeout=lock_timeout)
+        self.warnings: list[str] = []
+        """German messages about files found damaged and kept aside, for the app to show."""
+
+    # -- plumbing --------------------------------------------------------------------------
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the store's file lock (re-entrant within this object)."""
+        try:
+            with self._lock:
+                yield
+        except filelock.Timeout:
+            raise StoreBusy(
+                f"Der Speicher {self.root} ist seit {self.lock_timeout:g} s von einem anderen Fenster belegt; bitte erneut versuchen."
+            ) from None
+
+    def sheet_path(self, sheet_id: uuid.UUID | str) -> Path:
+        return self.sheets_dir / f"{_parse_id(sheet_id)}.json"
+
+    def _sheet_db(self, path: Path) -> TinyDB:
+        return TinyDB(path, storage=SheetStorage, damaged_dir=self.damaged_dir)
+
+    def _read(self, sheet_id: uuid.UUID | str) -> StoredSheet:
+        path = self.sheet_path(sheet_id)
+        if not path.exists() and not Path(str(path) + TMP_SUFFIX).exists():
+            raise SheetNotFound(sheet_id)
+        try:
+            doc = self._sheet_db(path).table(SHEET_TABLE).get(doc_id=1)
+        except DamagedFile as error:
+            self._warn(str(error))
+            raise
+        if doc is None:
+            raise SheetNotFound(sheet_id)
+        return StoredSheet.model_validate(dict(doc))
+
+    def _update(self, sheet_id: uuid.UUID | str, change: Callable[[StoredSheet], StoredSheet]) -> StoredSheet:
+        """Read-change-write one sheet file under the lock; ``change(StoredSheet) -> StoredSheet``.
+
+        If ``change`` raises, nothing is written.
+        """
+        path = self.sheet_path(sheet_id)
+        out: list[StoredSheet] = []
+
+        def transform(doc: dict[str, Any]) -> None:
+            new = change(StoredSheet.model_validate(doc))
+            doc.clear()
+            doc.update(new.document())
+            out.append(new)
+
+        with self.locked():
+            if not path.exists() and not Path(str(path) + TMP_SUFFIX).exists():
+                raise SheetNotFound(sheet_id)
+            try:
+                self._sheet_db(path).table(SHEET_TABLE).update(transform, doc_ids=[1])
+            except DamagedFile as error:
+                self._warn(str(error))
+                raise
+        if not out:
+            raise SheetNotFound(sheet_id)
+        return out[0]
+
+    def _stamp_entry(self, entry: Entry) -> Entry:
+        update: dict[str, Any] = {}
+        if entry.at is None:
+            update["at"] = utcnow()
+        if entry.device is None:
+            update["device"] = self.device
+        return entry.model_copy(update=update) if update else entry
+
+    # -- sheets ----------------------------------------------------------------------------
+    def create(self, sheet: Sheet) -> Sheet:
+        """Store a new sheet (checked by its ruleset first). ``SheetExists`` if the id is taken."""
+        find_ruleset(sheet.ruleset.id).score(sheet)
+        now = utcnow()
+        stored = StoredSheet(sheet=sheet, created_at=now, updated_at=now, device=self.device)
+        with self.locked():
+            if self._exists(sheet.id):
+                raise SheetExists(sheet.id)
+            self._insert(stored)
+        return sheet
+
+    def _exists(self, sheet_id: uuid.UUID | str) -> bool:
+        """Whether the sheet is stored (after recovering a leftover temp file). Hold the lock."""
+        try:
+            self._read(sheet_id)
+        except SheetNotFound:
+            return False
+        return True
+
+    def _insert(self, stored: StoredSheet) -> None:
+        """Write a new sheet file in one atomic write, the sheet as document 1. Hold the lock."""
+        table = self._sheet_db(self.sheet_path(stored.sheet.id)).table(SHEET_TABLE)
+        table.insert(Document(stored.document(), doc_id=1))
+
+    def new_sheet(
+        self,
+        ruleset_id: str,
+        participants: Sequence[Participant],
+        context: SheetContext | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Sheet:
+        """Create and store an empty sheet under ``ruleset_id``."""
+        return self.create(find_ruleset(ruleset_id).new_sheet(participants, context, options))
+
+    def open(self, sheet_id: uuid.UUID | str) -> Sheet:
+        """The stored sheet. ``SheetNotFound``, or ``DamagedFile`` (file kept aside) if unreadable."""
+        return self.stored(sheet_id).sheet
+
+    def stored(self, sheet_id: uuid.UUID | str) -> StoredSheet:
+        """The stored sheet with its metadata (times, device, sync mark)."""
+        with self.locked():
+            return self._read(sheet_id)
+
+    def list_sheets(self) -> list[SheetInfo]:
+        """Every stored sheet, newest first. Reads only sheet files changed since the last listing."""
+        with self.locked():
+            return self._refresh_index()
+
+    def damaged(self) -> list[Path]:
+        """Files that could not be read and were moved aside, oldest first."""
+        if not self.damaged_dir.exists():
+            return []
+        return sorted(self.damaged_dir.iterdir())
+
+    # -- the log ---------------------------------------------------------------------------
+    def append(self, sheet_id: uuid.UUID | str, entry: Entry) -> Sheet:
+        """Append ``entry`` to the sheet's log after its ruleset accepted it; return the new sheet.
+
+        The entry is stamped with time and device if it has none. ``RuleViolation`` (German
+        message naming rule and entry): nothing is written.
+        """
+        entry = self._stamp_entry(entry)
+
+        def change(stored: StoredSheet) -> StoredSheet:
+            find_ruleset(stored.sheet.ruleset.id).check(stored.sheet, entry)
+            return stored.model_copy(update={"sheet": stored.sheet.with_entry(entry), "updated_at": utcnow()})
+
+        return self._update(sheet_id, change).sheet
+
+    def add_game(self, sheet_id: uuid.UUID | str, data: Mapping[str, Any], kind: str = "game") -> Sheet:
+        """Append a game (or another event ``kind`` of the ruleset) with ``data``."""
+        return self.append(sheet_id, Entry(kind=kind, data=dict(data)))
+
+    def correct(
+        self,
+        sheet_id: uuid.UUID | str,
+        target: int,
+        kind: str,
+        data: Mapping[str, Any],
+        reason: str | None = None,
+    ) -> Sheet:
+        """Append a correction of entry ``target``: the log keeps both, with time and device."""
+        entry = Entry(kind=CORRECTION, target=target, replacement=Replacement(kind=kind, data=dict(data)), reason=reason)
+        return self.append(sheet_id, entry)
+
+    def void(self, sheet_id: uuid.UUID | str, target: int, reason: str | None = None) -> Sheet:
+        """Append a void (Streichung) of entry ``target``."""
+        return self.append(sheet_id, Entry(kind=VOID, target=target, reason=reason))
+
+    def close(self, sheet_id: uuid.UUID | str, signed_by: str, override: str | None = None) -> Sheet:
+        """Close and sign the sheet (the ruleset may refuse, e.g. while something is owed)."""
+        data: dict[str, Any] = {"signed_by": signed_by}
+        if override is not None:
+            data["override"] = override
+        return self.append(sheet_id, Entry(kind=CLOSE, data=data))
+
+    # -- sync marks ------------------------------------------------------------------------
+    def mark_queued(self, sheet_id: uuid.UUID | str) -> SyncMark:
+        """Queue the sheet as it is now (its current revision) for delivery to the organizer."""
+
+        def change(stored: StoredSheet) -> StoredSheet:
+            mark = SyncMark(state=SyncState.QUEUED, revision=stored.revision, at=utcnow())
+            if stored.sync.revision == stored.revision and _SYNC_ORDER[stored.sync.state] >= _SYNC_ORDER[mark.state]:
+                return stored
+            return stored.model_copy(update={"sync": mark})
+
+        return self._update(sheet_id, change).sync
+
+    def mark_delivered(self, sheet_id: uuid.UUID | str, revision: int) -> SyncMark:
+        """Revision ``revision`` reached the organizer's server."""
+        return self._mark(sheet_id, SyncState.DELIVERED, revision)
+
+    def mark_acknowledged(self, sheet_id: uuid.UUID | str, revision: int) -> SyncMark:
+        """The organizer confirmed revision ``revision``."""
+        return self._mark(sheet_id, SyncState.ACKNOWLEDGED, revision)
+
+    def _mark(self, sheet_id: uuid.UUID | str, state: SyncState, revision: int) -> SyncMark:
+        def change(stored: StoredSheet) -> StoredSheet:
+            if not 0 <= revision <= stored.revision:
+                raise SyncStateError(
+                    f"Blatt {stored.sheet.id} hat Stand {stored.revision}; Stand {revision} kann nicht '{state.value}' sein"
+                )
+            old = stored.sync
+            if revision < old.revision or (revision == old.revision and _SYNC_ORDER[old.state] >= _SYNC_ORDER[state]):
+                return stored  # a late or repeated report never moves the mark backwards
+            return stored.model_copy(update={"sync": SyncMark(state=state, revision=revision, at=utcnow())})
+
+        return self._update(sheet_id, change).sync
+
+    def pending_sync(self) -> list[SheetInfo]:
+        """Sheets whose current revision the organizer has not acknowledged yet."""
+        return [info for info in self.list_sheets() if info.sync_pending]
+
+    # -- import (used by backup.py) --------------------------------------------------------
+    def put(self, incoming: StoredSheet) -> ImportOutcome:
+        """Store ``incoming`` unless that would lose anything: never replaces a longer log by a shorter one.
+
+        New id: stored. Same log: unchanged. The incoming log extends the stored one (same
+        header): replaced, keeping the local sync mark. The stored log extends the incoming one:
+        kept. Anything else is a conflict: the stored sheet is kept and the incoming one is
+        written to ``conflicts/`` for the organizer.
+        """
+        try:
+            find_ruleset(incoming.sheet.ruleset.id).score(incoming.sheet)
+        except ValueError:
+            return ImportOutcome.INVALID
+        path = self.sheet_path(incoming.sheet.id)
+        with self.locked():
+            if not self._exists(incoming.sheet.id):
+                self._insert(incoming)
+                return ImportOutcome.NEW
+            current = self._read(incoming.sheet.id)
+            ours, theirs = current.sheet, incoming.sheet
+            same_header = ours.model_dump(exclude={"entries"}) == theirs.model_dump(exclude={"entries"})
+            if same_header and ours.entries == theirs.entries:
+                return ImportOutcome.SAME
+            if same_header and theirs.entries[: len(ours.entries)] == ours.entries:
+                replaced = current.model_copy(update={"sheet": theirs, "updated_at": max(current.updated_at, incoming.updated_at)})
+                self._sheet_db(path).table(SHEET_TABLE).update(lambda doc: (doc.clear(), doc.update(replaced.document())), doc_ids=[1])
+                return ImportOutcome.UPDATED
+            if same_header and ours.entries[: len(theirs.entries)] == theirs.entries:
+                return ImportOutcome.OLDER
+            conflicts = self.root / CONFLICTS_DIR
+            conflicts.mkdir(parents=True, exist_ok=True)
+            name = f"{theirs.id}.{utcnow().strftime('%Y%m%dT%H%M%S%fZ')}.json"
+            atomic_write_bytes(conflicts / name, dump_json(incoming.document()))
+            return ImportOutcome.CONFLICT
+
+    def all_stored(self) -> list[StoredSheet]:
+        """Every readable stored sheet (for the backup), oldest first."""
+        with self.locked():
+            infos = self._refresh_index()
+            out = []
+            for info in reversed(infos):
+                try:
+                    out.append(self._read(info.id))
+                except (DamagedFile, SheetNotFound):
+                    continue
+            return out
+
+    # -- the index -------------------------------------------------------------------------
+    def _index_db(self) -> TinyDB:
+        return TinyDB(self.root / INDEX_FILE, storage=IndexStorage, damaged_dir=self.damaged_dir)
+
+    def _refresh_index(self) -> list[SheetInfo]:
+        db = self._index_db()
+        try:
+            records = {doc["id"]: dict(doc) for doc in db.table(INDEX_TABLE).all() if isinstance(doc.get("id"), str)}
+        except DamagedFile as error:
+            self._warn(f"{error} Das Verzeichnis der Blätter wird aus den Blatt-Dateien neu aufgebaut.")
+            records = {}
+            db = self._index_db()
+        fresh: dict[str, dict[str, Any]] = {}
+        changed = False
+        with os.scandir(self.sheets_dir) as entries:
+            names = [e.name for e in entries if e.name.endswith(".json") or e.name.endswith(".json" + TMP_SUFFIX)]
+        ids = sorted({n.removesuffix(TMP_SUFFIX).removesuffix(".json") for n in names})
+        for sid in ids:
+            path = self.sheets_dir / f"{sid}.json"
+            record = records.get(sid)
+            try:
+                stamp = _stamp(path.stat())
+            except FileNotFoundError:
+                stamp = None
+            if record is not None and stamp is not None and record.get("stamp") == stamp and _valid_info(record):
+                fresh[sid] = record
+                continue
+            try:
+                stored = self._read(sid)
+            except (DamagedFile, SheetNotFound, NewerSchema) as error:
+                if isinstance(error, NewerSchema):
+                    self._warn(str(error))
+                changed = True
+                continue
+            fresh[sid] = {**stored.info().model_dump(mode="json"), "stamp": _stamp(path.stat())}
+            changed = True
+        if changed or set(fresh) != set(records):
+            raw = {INDEX_TABLE: {str(n): rec for n, rec in enumerate(fresh.values(), start=1)}}
+            db.storage.write(raw)
+        infos = [SheetInfo.model_validate({k: v for k, v in rec.items() if k != "stamp"}) for rec in fresh.values()]
+        infos.sort(key=lambda i: (i.created_at, str(i.id)), reverse=True)
+        return infos
+
+

@@ -1,0 +1,152 @@
+"""Fault injection: a writer process is killed with SIGKILL at random moments, 500 times.
+
+The writer (forked after imports, so each round starts in microseconds) appends games,
+corrects and voids entries, closes sheets, queues them for sync, starts new sheets when a
+Durchgang is over or closed and refreshes the index, all through ``SheetStore``. After each acknowledged operation
+it reports on a pipe. After each kill the test opens every file of the store and checks that
+every acknowledged write is there, in order, and that at most the one write in flight was
+added beyond them. Nothing may land in ``damaged/``.
+
+The same loop against TinyDB's default ``JSONStorage`` is ``bench/storage_kill.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from scoring import Entry, Participant, Replacement, RuleViolation, SheetContext
+from storage import SheetStore
+
+KILLS = 500
+SEED = 20261122
+TEAMS = [Participant(id="A", name="Sautreiber", start_number=2), Participant(id="B", name="Kartlbrüder", start_number=9)]
+
+def _ack(fd: int, record: dict[str, Any]) -> None:
+    os.write(fd, (json.dumps(record) + "\n").encode())
+
+
+def _writer(root: Path, fd: int, current: str | None, seed: int) -> None:
+    """The child: write until killed. Each line on ``fd`` acknowledges one finished operation."""
+    rng = random.Random(seed)
+    store = SheetStore(root, device=f"writer-{seed}")
+    while True:
+        if current is None:
+            sheet = store.new_sheet("watten-turnier", TEAMS, SheetContext(table=rng.randint(1, 40)), {"bummerl_count": 2})
+            current = str(sheet.id)
+            _ack(fd, {"op": "create", "id": current})
+            continue
+        roll = rng.random()
+        try:
+            count = len(store.open(current).entries)
+            if roll < 0.70:
+                entry = Entry(kind="game", data={"winner": rng.choice("AB")})
+            elif roll < 0.76 and count:
+                entry = Entry(kind="void", target=rng.randint(1, count), reason="Kill-Test")
+            elif roll < 0.81 and count:
+                replacement = Replacement(kind="game", data={"winner": rng.choice("AB")})
+                entry = Entry(kind="correction", target=rng.randint(1, count), replacement=replacement, reason="Kill-Test")
+            elif roll < 0.88:
+                entry = Entry.now("vergeben", {})
+            elif roll < 0.92:
+                mark = store.mark_queued(current)
+                _ack(fd, {"op": "queued", "id": current, "revision": mark.revision})
+                continue
+            elif roll < 0.97 or count < 10:
+                store.list_sheets()
+                continue
+            else:
+                entry = Entry(kind="close", data={"signed_by": "Kill-Test"})
+            sheet = store.append(current, entry)
+        except RuleViolation:
+            if entry.kind not in ("void", "correction"):
+                current = None  # the Durchgang is over or the sheet closed: start the next sheet
+            continue  # a void/correction the rules refuse (e.g. it would break a later entry)
+        _ack(fd, {"op": "append", "id": current, "n": len(sheet.entries), "entry": sheet.entries[-1].model_dump(mode="json")})
+
+
+def _comparable(entry: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in entry.items() if v is not None}
+
+
+def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    checker = SheetStore(root, device="checker")
+    rng = random.Random(SEED)
+    acked: dict[str, list[dict[str, Any]]] = {}  # sheet id -> entries as the checker last verified them
+    current: str | None = None
+    total_acks = 0
+    interrupted = 0
+    started = time.monotonic()
+    for round_number in range(KILLS):
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child never returns
+            code = 0
+            try:
+                os.close(read_fd)
+                _writer(root, write_fd, current, SEED + round_number)
+            except BaseException:
+                import traceback
+
+                _ack(write_fd, {"op": "error", "id": "", "text": traceback.format_exc()})
+                code = 3
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        time.sleep(rng.uniform(0.002, 0.05))
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        with os.fdopen(read_fd, "rb") as pipe:
+            lines = pipe.read().decode().splitlines()
+        errors = [json.loads(line)["text"] for line in lines if '"op": "error"' in line]
+        assert not errors, f"round {round_number}: the writer failed:\n{errors[0]}"
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, f"the writer died on its own ({status})"
+
+        # What the writer acknowledged in this round, per sheet, on top of what was verified before.
+        expected = {sid: list(entries) for sid, entries in acked.items()}
+        queued: dict[str, int] = {}
+        for line in lines:
+            record = json.loads(line)
+            assert record["op"] != "error", f"round {round_number}: the writer failed:\n{record['text']}"
+            sid = record["id"]
+            expected.setdefault(sid, [])
+            if record["op"] == "append":
+                # the writer continues from the verified state, so each ack adds exactly one entry
+                assert record["n"] == len(expected[sid]) + 1, f"round {round_number}: entry numbers skip"
+                expected[sid].append(record["entry"])
+            elif record["op"] == "queued":
+                queued[sid] = record["revision"]
+            current = sid
+        total_acks += len(lines)
+
+        # A temp file left behind means the kill hit a write between open and os.replace.
+        interrupted += any(p.name.endswith(".tmp") for p in root.rglob("*"))
+        # Every file opens; the index lists every sheet; every acknowledged entry is there.
+        infos = {str(info.id): info for info in checker.list_sheets()}
+        files = sorted(p.name for p in (root / "sheets").iterdir() if not p.name.endswith(".tmp"))
+        assert set(infos) == {name.removesuffix(".json") for name in files}
+        for sid in expected:
+            assert sid in infos, f"round {round_number}: acknowledged sheet {sid} is missing"
+        for sid in infos:
+            sheet = checker.open(sid)
+            stored = [_comparable(e.model_dump(mode="json")) for e in sheet.entries]
+            want = [_comparable(e) for e in expected.get(sid, [])]
+            assert stored[: len(want)] == want, f"round {round_number}: sheet {sid} lost acknowledged entries"
+            assert len(stored) - len(want) <= 1, f"round {round_number}: sheet {sid} has entries nobody wrote"
+            acked[sid] = [e.model_dump(mode="json") for e in sheet.entries]
+            if sid in queued:
+                mark = infos[sid].sync
+                assert mark.state.value == "queued" and mark.revision >= queued[sid], f"round {round_number}: sync mark lost"
+        assert checker.damaged() == [], f"round {round_number}: files were damaged: {checker.damaged()}"
+        assert checker.warnings == []
+    elapsed = time.monotonic() - started
+    print(f"{KILLS} kills, {total_acks} acknowledged operations, {len(acked)} sheets, {interrupted} kills in the middle of a write, {elapsed:.1f} s")
+    assert total_acks > KILLS, "the writer hardly wrote anything: the test would prove nothing"
+    assert interrupted > 10, "hardly any kill hit a write: the test would prove nothing"
+    assert len(acked) > 3, "the writer never got to start new sheets"

@@ -1,0 +1,328 @@
+"""The repository: sheets, the append-only log, corrections, closing, sync marks, locking."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring import Entry, RuleViolation, Sheet, find_ruleset, score_sheet
+from storage import SheetExists, SheetNotFound, SheetStore, StoreBusy, SyncState, SyncStateError
+from storage import atomic as atomic_module
+
+from .storage_helpers import TEAMS, new_store, snapshot, watten
+
+
+def test_create_list_open_round_trip(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    first = watten(store, table=3)
+    second = watten(store, table=7, games="AB")
+    infos = store.list_sheets()
+    assert [i.id for i in infos] == [second.id, first.id], "newest first"
+    assert infos[0].participants == ("Sautreiber", "Kartlbrüder")
+    assert infos[0].context.table == 7 and infos[0].ruleset == "watten-turnier"
+    assert infos[0].revision == 2 and infos[1].revision == 0
+    assert infos[0].device == "test-phone" and not infos[0].closed
+    reopened = SheetStore(store.root).open(second.id)
+    assert reopened == second
+    assert isinstance(reopened, Sheet)
+
+
+def test_create_never_overwrites_an_existing_sheet(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    with pytest.raises(SheetExists):
+        store.create(sheet.model_copy(update={"entries": ()}))
+    assert len(store.open(sheet.id).entries) == 1
+
+
+def test_unknown_sheet_ids(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    with pytest.raises(SheetNotFound, match="Kein gespeichertes Blatt"):
+        store.open(uuid.uuid4())
+    with pytest.raises(SheetNotFound):
+        store.open("../../etc/passwd")
+    with pytest.raises(SheetNotFound):
+        store.add_game(uuid.uuid4(), {"winner": "A"})
+
+
+def test_every_entry_is_checked_by_its_ruleset_before_it_is_written(tmp_path: Path) -> None:
+    """Regel 8 (gspannt) is checked by scoring/, not by storage: a refused entry writes nothing."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AAAAAAA")  # 14:0, Sautreiber gspannt
+    before = snapshot(store.root)
+    with pytest.raises(RuleViolation) as info:
+        store.add_game(sheet.id, {"winner": "B", "value": 2})
+    assert info.value.rule.startswith("Regel 8") and info.value.entry == 8
+    assert "gspannt" in str(info.value)
+    with pytest.raises(RuleViolation, match="nicht an diesem Tisch"):
+        store.add_game(sheet.id, {"winner": "C"})
+    assert snapshot(store.root) == before
+    assert store.add_game(sheet.id, {"winner": "B"}).entries[-1].data == {"winner": "B"}
+
+
+def test_append_stamps_time_and_device_and_keeps_given_ones(tmp_path: Path) -> None:
+    store = new_store(tmp_path, device="Tisch-7-Handy")
+    sheet = watten(store)
+    before = time.time()
+    entry = store.add_game(sheet.id, {"winner": "A"}).entries[-1]
+    assert entry.device == "Tisch-7-Handy"
+    assert entry.at is not None and entry.at.timestamp() >= before - 1
+    given_entry = Entry.now("game", {"winner": "B"}, device="Turnierleitung")
+    assert store.append(sheet.id, given_entry).entries[-1] == given_entry
+
+
+def test_corrections_and_voids_are_appended_never_rewritten(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AAB")
+    original = store.open(sheet.id).entries
+    corrected = store.correct(sheet.id, 2, "game", {"winner": "B", "value": 3}, reason="falsch eingetragen")
+    voided = store.void(sheet.id, 3, reason="doppelt")
+    log = store.open(sheet.id).entries
+    assert log[:3] == original, "earlier entries are never touched"
+    assert [e.kind for e in log] == ["game", "game", "game", "correction", "void"]
+    assert log[3].target == 2 and log[3].replacement is not None and log[3].replacement.data == {"winner": "B", "value": 3}
+    assert log[3].reason == "falsch eingetragen" and log[3].device == "test-phone" and log[3].at is not None
+    assert log[4].target == 3 and log[4].reason == "doppelt" and log[4].at is not None
+    assert corrected.entries == log[:4] and voided.entries == log
+    assert score_sheet(store.open(sheet.id)).totals == {"A": 2, "B": 3}
+
+
+def test_a_correction_the_rules_refuse_writes_nothing(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    store.void(sheet.id, 2)
+    with pytest.raises(RuleViolation, match="bereits gestrichen"):
+        store.void(sheet.id, 2)
+    with pytest.raises(RuleViolation, match="gibt es nicht"):
+        store.correct(sheet.id, 9, "game", {"winner": "A"})
+    assert len(store.open(sheet.id).entries) == 3
+
+
+def test_close_and_sign(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    closed = store.close(sheet.id, signed_by="Sepp Huber")
+    assert closed.entries[-1].kind == "close" and closed.entries[-1].data == {"signed_by": "Sepp Huber"}
+    assert score_sheet(closed).status.closed
+    assert store.list_sheets()[0].closed
+    with pytest.raises(RuleViolation, match="abgeschlossen"):
+        store.add_game(sheet.id, {"winner": "A"})
+
+
+def test_sync_marks_follow_the_revision(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    assert store.stored(sheet.id).sync.state is SyncState.LOCAL
+    assert [i.id for i in store.pending_sync()] == [sheet.id]
+    queued = store.mark_queued(sheet.id)
+    assert (queued.state, queued.revision) == (SyncState.QUEUED, 2)
+    assert store.mark_delivered(sheet.id, 2).state is SyncState.DELIVERED
+    acknowledged = store.mark_acknowledged(sheet.id, 2)
+    assert (acknowledged.state, acknowledged.revision) == (SyncState.ACKNOWLEDGED, 2)
+    assert store.pending_sync() == []
+    # a late 'delivered' for the same revision never moves the mark backwards
+    assert store.mark_delivered(sheet.id, 2).state is SyncState.ACKNOWLEDGED
+    assert store.mark_queued(sheet.id).state is SyncState.ACKNOWLEDGED
+    # a new game makes the sheet pending again, and the mark says which revision was acknowledged
+    store.add_game(sheet.id, {"winner": "A"})
+    info = store.list_sheets()[0]
+    assert info.sync.revision == 2 and info.revision == 3 and info.sync_pending
+    assert store.mark_queued(sheet.id).revision == 3
+    assert store.mark_acknowledged(sheet.id, 2).revision == 3, "an old acknowledgement does not undo the newer queue mark"
+    with pytest.raises(SyncStateError, match="Stand 4"):
+        store.mark_acknowledged(sheet.id, 4)
+    assert len(store.open(sheet.id).entries) == 3, "sync marks are metadata, not log entries"
+
+
+def test_appending_writes_only_the_sheets_own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layout's promise: one game costs one sheet file, however many sheets are stored."""
+    store = new_store(tmp_path)
+    sheets = [watten(store, table=t % 40 + 1, games="AB") for t in range(60)]
+    store.list_sheets()
+    written: list[Path] = []
+    real = atomic_module.atomic_write_bytes
+
+    def spy(path: Path, data: bytes) -> None:
+        written.append(path)
+        real(path, data)
+
+    monkeypatch.setattr(atomic_module, "atomic_write_bytes", spy)
+    store.add_game(sheets[17].id, {"winner": "A"})
+    store.void(sheets[17].id, 1)
+    assert written == [store.sheet_path(sheets[17].id)] * 2
+    written.clear()
+    infos = store.list_sheets()
+    assert written == [store.root / "index.json"], "listing re-reads the one changed sheet and rewrites the index"
+    assert {i.id: i.revision for i in infos}[sheets[17].id] == 4
+    written.clear()
+    store.list_sheets()
+    assert written == [], "nothing changed, nothing written"
+
+
+def _fork(work) -> int:  # type: ignore[no-untyped-def]
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        code = 1
+        try:
+            work()
+            code = 0
+        finally:
+            os._exit(code)
+    return pid
+
+
+def test_two_processes_on_the_same_store_lose_none_of_each_others_writes(tmp_path: Path) -> None:
+    """Two app windows: both append to the same sheet and create sheets at the same time."""
+    root = tmp_path / "store"
+    shared = watten(SheetStore(root), bummerl_count=9)
+
+    def window(name: str) -> None:
+        store = SheetStore(root, device=name)
+        for number in range(25):
+            store.add_game(shared.id, {"winner": "A" if number % 2 else "B"})
+            if number % 5 == 0:
+                watten(store, table=number + 1)
+                store.list_sheets()
+
+    pids = [_fork(lambda n=name: window(n)) for name in ("Fenster-1", "Fenster-2")]
+    for pid in pids:
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    store = SheetStore(root)
+    log = store.open(shared.id).entries
+    assert len(log) == 50
+    assert sorted(e.device or "" for e in log).count("Fenster-1") == 25
+    assert len(store.list_sheets()) == 1 + 2 * 5
+    assert find_ruleset("watten-turnier").score(store.open(shared.id)).totals["A"] > 0
+
+
+def test_a_window_holding_the_lock_too_long_gives_a_clear_message(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    sheet = watten(SheetStore(root))
+    read_fd, write_fd = os.pipe()
+
+    def hold() -> None:
+        with SheetStore(root).locked():
+            os.write(write_fd, b"x")
+            time.sleep(30)
+
+    pid = _fork(hold)
+    os.read(read_fd, 1)
+    try:
+        with pytest.raises(StoreBusy, match="von einem anderen Fenster belegt"):
+            SheetStore(root, lock_timeout=0.2).add_game(sheet.id, {"winner": "A"})
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert len(SheetStore(root).add_game(sheet.id, {"winner": "A"}).entries) == 1
+
+
+operations = st.lists(
+    st.one_of(
+        st.tuples(st.just("game"), st.sampled_from("AB")),
+        st.tuples(st.just("void"), st.integers(min_value=1, max_value=12)),
+        st.tuples(st.just("correct"), st.integers(min_value=1, max_value=12)),
+        st.tuples(st.just("queue"), st.just("")),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=operations)
+def test_property_the_store_holds_exactly_what_was_accepted(tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, object]]) -> None:
+    """Whatever is appended (and accepted by the rules) reads back identically, scores the same,
+    survives a JSON backup round trip, and what the rules refuse leaves no trace."""
+    from storage import export_backup, import_backup
+
+    base = tmp_path_factory.mktemp("prop")
+    store = SheetStore(base / "a", device="p")
+    sheet = watten(store, bummerl_count=9)
+    model = sheet
+    for kind, arg in ops:
+        try:
+            if kind == "game":
+                model = store.add_game(sheet.id, {"winner": arg})
+            elif kind == "void":
+                model = store.void(sheet.id, int(arg))  # type: ignore[arg-type]
+            elif kind == "correct":
+                model = store.correct(sheet.id, int(arg), "game", {"winner": "B", "value": 3})  # type: ignore[arg-type]
+            else:
+                store.mark_queued(sheet.id)
+        except RuleViolation:
+            pass
+        assert store.open(sheet.id) == model
+    reopened = SheetStore(base / "a").open(sheet.id)
+    assert reopened == model
+    assert score_sheet(reopened) == score_sheet(model)
+    assert json.loads(reopened.to_json()) == json.loads(model.to_json())
+    export_backup(store, base / "backup.json")
+    other = SheetStore(base / "b")
+    import_backup(other, base / "backup.json")
+    assert other.open(sheet.id) == model
+    assert other.list_sheets()[0].participants == tuple(p.name for p in TEAMS)
+
+
+marks = st.lists(
+    st.tuples(st.sampled_from(["queue", "delivered", "acknowledged", "game"]), st.integers(min_value=0, max_value=4)),
+    max_size=12,
+)
+_ORDER = {SyncState.LOCAL: 0, SyncState.QUEUED: 1, SyncState.DELIVERED: 2, SyncState.ACKNOWLEDGED: 3}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=marks)
+def test_property_sync_marks_never_move_backwards(tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]]) -> None:
+    """However late or repeated the server's reports arrive, the mark only moves forward:
+    to a later revision, or to a further state of the same revision; never past the sheet."""
+    store = SheetStore(tmp_path_factory.mktemp("sync"), device="p")
+    sheet = watten(store, games="AB")
+    previous = store.stored(sheet.id).sync
+    for step, revision in steps:
+        current_revision = len(store.open(sheet.id).entries)
+        if step == "game":
+            store.add_game(sheet.id, {"winner": "A"})
+        elif step == "queue":
+            store.mark_queued(sheet.id)
+        elif revision > current_revision:
+            with pytest.raises(SyncStateError):
+                store._mark(sheet.id, SyncState(step), revision)
+        else:
+            store._mark(sheet.id, SyncState(step), revision)
+        mark = store.stored(sheet.id).sync
+        assert (mark.revision, _ORDER[mark.state]) >= (previous.revision, _ORDER[previous.state])
+        assert mark.revision <= len(store.open(sheet.id).entries)
+        previous = mark
+
+
+def test_two_threads_sharing_one_store_lose_nothing(tmp_path: Path) -> None:
+    import threading
+
+    store = new_store(tmp_path)
+    sheet = watten(store, bummerl_count=9)
+    errors: list[BaseException] = []
+
+    def play(winner: str) -> None:
+        try:
+            for _ in range(15):
+                store.add_game(sheet.id, {"winner": winner})
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=play, args=(w,)) for w in "AB"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    log = store.open(sheet.id).entries
+    assert len(log) == 30
+    assert sorted(e.data["winner"] for e in log) == ["A"] * 15 + ["B"] * 15

@@ -1,0 +1,150 @@
+"""Schema versions and migrations, tested on fixture files of every version."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring import score_sheet
+from storage import SCHEMA_VERSION, NewerSchema, SheetStore, StorageError, import_backup, schema
+from storage.schema import Migration, migrate, migration
+
+from .storage_helpers import new_store, snapshot, watten
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "storage"
+VERSIONS = sorted(FIXTURES.glob("v*"), key=lambda p: int(p.name[1:]))
+
+
+def _copy_store(version: Path, tmp_path: Path) -> Path:
+    target = tmp_path / version.name
+    shutil.copytree(version / "store", target)
+    return target
+
+
+def _check_against_expected(store: SheetStore, expected: dict[str, Any]) -> None:
+    infos = {str(i.id): i for i in store.list_sheets()}
+    assert set(infos) == set(expected)
+    for sid, want in expected.items():
+        info = infos[sid]
+        assert info.revision == want["revision"]
+        assert info.closed == want["closed"]
+        assert (info.sync.state.value, info.sync.revision) == (want["sync"]["state"], want["sync"]["revision"])
+        assert info.context.table == want["table"]
+        assert score_sheet(store.open(sid)).totals == want["totals"]
+
+
+def test_there_is_a_fixture_folder_for_the_current_schema() -> None:
+    assert [p.name for p in VERSIONS][-1] == f"v{SCHEMA_VERSION}"
+    assert [int(p.name[1:]) for p in VERSIONS] == list(range(1, SCHEMA_VERSION + 1)), "no version may be skipped"
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=[p.name for p in VERSIONS])
+def test_every_schema_version_opens_with_the_current_code(version: Path, tmp_path: Path) -> None:
+    expected = json.loads((version / "expected.json").read_text(encoding="utf-8"))
+    store = SheetStore(_copy_store(version, tmp_path))
+    _check_against_expected(store, expected)
+    assert store.damaged() == [] and store.warnings == []
+    # and it keeps working: the open sheet takes the next game
+    open_sheet = next(sid for sid, want in expected.items() if not want["closed"])
+    assert len(store.add_game(open_sheet, {"winner": "A"}).entries) == expected[open_sheet]["revision"] + 1
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=[p.name for p in VERSIONS])
+def test_every_backup_version_imports_with_the_current_code(version: Path, tmp_path: Path) -> None:
+    expected = json.loads((version / "expected.json").read_text(encoding="utf-8"))
+    store = SheetStore(tmp_path / "restored")
+    report = import_backup(store, version / "backup.json")
+    assert len(report.items) == len(expected)
+    _check_against_expected(store, expected)
+
+
+def test_every_file_records_its_schema_version_and_kind(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    store.list_sheets()
+    sheet_raw = json.loads(store.sheet_path(sheet.id).read_bytes())
+    index_raw = json.loads((store.root / "index.json").read_bytes())
+    assert sheet_raw["_meta"] == {"1": {"schema": SCHEMA_VERSION, "kind": "sheet"}}
+    assert index_raw["_meta"] == {"1": {"schema": SCHEMA_VERSION, "kind": "index"}}
+
+
+@pytest.fixture
+def next_schema(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Pretend a schema 2 exists: its migration records the device of old sheets as a note."""
+    calls: list[str] = []
+
+    def to_v2(raw: dict[str, Any]) -> dict[str, Any]:
+        calls.append("sheet" if "sheet" in raw else "index")
+        for doc in raw.get("sheet", {}).values():
+            doc["device"] = f"{doc.get('device', '?')} (aus Format 1)"
+        return raw
+
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", {SCHEMA_VERSION: Migration(SCHEMA_VERSION, "test-geraet-vermerken", to_v2)})
+    return calls
+
+
+def test_a_migration_runs_once_keeps_the_original_and_writes_the_new_version(tmp_path: Path, next_schema: list[str]) -> None:
+    root = _copy_store(VERSIONS[-1], tmp_path)
+    sid = "11111111-1111-4111-8111-111111111111"
+    original = (root / "sheets" / f"{sid}.json").read_bytes()
+    store = SheetStore(root)
+    stored = store.stored(sid)
+    assert stored.device == "Fixture-Handy (aus Format 1)"
+    raw = json.loads((root / "sheets" / f"{sid}.json").read_bytes())
+    assert raw["_meta"]["1"]["schema"] == SCHEMA_VERSION + 1
+    assert (root / "migrated" / f"{sid}.json.v{SCHEMA_VERSION}").read_bytes() == original
+    assert next_schema == ["sheet"]
+    # idempotent: opening again, listing and appending run the migration of this file never again
+    assert store.stored(sid).device == "Fixture-Handy (aus Format 1)"
+    store.add_game(sid, {"winner": "B"})
+    assert next_schema == ["sheet"]
+    store.list_sheets()  # migrates the index and the two other sheet files, once each
+    store.list_sheets()
+    assert sorted(next_schema) == ["index", "sheet", "sheet", "sheet"]
+    assert len(list((root / "migrated").iterdir())) == 4
+
+
+def test_migrate_is_a_no_op_on_current_files() -> None:
+    raw = {"_meta": {"1": {"schema": SCHEMA_VERSION, "kind": "sheet"}}, "sheet": {}}
+    assert migrate(raw, "sheet") == (raw, ())
+
+
+def test_a_file_from_a_newer_version_is_never_touched(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    path = store.sheet_path(sheet.id)
+    raw = json.loads(path.read_bytes())
+    raw["_meta"]["1"]["schema"] = SCHEMA_VERSION + 1
+    path.write_text(json.dumps(raw))
+    before = snapshot(store.root)
+    with pytest.raises(NewerSchema, match="neueren Tischblock-Version"):
+        store.open(sheet.id)
+    with pytest.raises(NewerSchema):
+        store.add_game(sheet.id, {"winner": "A"})
+    assert store.list_sheets() == []
+    assert any("neueren" in w for w in store.warnings)
+    after = snapshot(store.root)
+    assert after[f"sheets/{sheet.id}.json"] == before[f"sheets/{sheet.id}.json"]
+    assert store.damaged() == []
+
+
+def test_a_missing_migration_step_is_an_error_not_a_guess(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", {})
+    root = _copy_store(VERSIONS[-1], tmp_path)
+    before = snapshot(root)
+    with pytest.raises(StorageError, match="Keine Migration"):
+        SheetStore(root).open("11111111-1111-4111-8111-111111111111")
+    assert snapshot(root) == before
+
+
+def test_migrations_are_registered_once_per_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schema, "MIGRATIONS", {})
+    migration(1, "eins")(lambda raw: raw)
+    with pytest.raises(ValueError, match="two migrations"):
+        migration(1, "noch-eins")(lambda raw: raw)
