@@ -20,18 +20,18 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tinydb import TinyDB  # noqa: E402
-from tinydb.storages import JSONStorage  # noqa: E402
+from tinydb import TinyDB
+from tinydb.storages import JSONStorage
 
-from scoring import Entry, Participant, Sheet, SheetContext, find_ruleset  # noqa: E402
-from storage import SheetStore, StoredSheet  # noqa: E402
-from storage.repository import SheetStorage  # noqa: E402
+from scoring import Entry, Participant, Sheet, SheetContext, find_ruleset
+from storage import SheetStore, StoredSheet
+from storage.repository import SheetStorage
 
 TEAMS = [Participant(id="A", name="Sautreiber", start_number=2), Participant(id="B", name="Kartlbrüder", start_number=9)]
 WATTEN = find_ruleset("watten-turnier")
@@ -41,7 +41,7 @@ GAMES_PER_SHEET = 48  # fresh sheets with 9 Bummerl take this many games before 
 def finished_sheet(table: int) -> Sheet:
     """An old sheet: a whole Durchgang, 3 Bummerl, 24 games."""
     sheet = WATTEN.new_sheet(TEAMS, SheetContext(round_label="Durchgang", round=1 + table // 20, table=table % 20 + 1))
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for number in range(24):
         sheet = sheet.with_entry(Entry(kind="game", data={"winner": "A" if number % 8 != 7 else "B"}, at=now, device="bench"))
     WATTEN.score(sheet)
@@ -50,7 +50,7 @@ def finished_sheet(table: int) -> Sheet:
 
 def populate_tischblock(root: Path, count: int) -> SheetStore:
     store = SheetStore(root, device="bench")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for table in range(count):
         sheet = finished_sheet(table)
         doc = StoredSheet(sheet=sheet, created_at=now, updated_at=now, device="bench").document()

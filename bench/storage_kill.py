@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tinydb import TinyDB  # noqa: E402
-from tinydb.storages import JSONStorage  # noqa: E402
+from tinydb import TinyDB
+from tinydb.storages import JSONStorage
 
-from storage import DamagedFile  # noqa: E402
-from storage.atomic import AtomicJSONStorage  # noqa: E402
+from storage import DamagedFile
+from storage.atomic import AtomicJSONStorage
 
 STORAGES = {"TinyDB JSONStorage": JSONStorage, "Tischblock AtomicJSONStorage": AtomicJSONStorage}
 MAX_DOCS = 150

@@ -49,8 +49,8 @@ __all__ = [
     "export_backup",
     "export_csv",
     "import_backup",
-    "read_backup",
-    "sheet_csv",
     "migrate",
     "migration",
+    "read_backup",
+    "sheet_csv",
 ]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import errno
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +88,7 @@ def _discard(path: Path) -> None:
 def keep_aside(path: Path, damaged_dir: Path) -> Path:
     """Move an unreadable file into ``damaged_dir`` under a unique, dated name; return where it went."""
     damaged_dir.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     target = damaged_dir / f"{path.name}.{stamp}"
     counter = 1
     while target.exists():

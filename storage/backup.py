@@ -23,7 +23,7 @@ import hashlib
 import io
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ def backup_document(stored: list[StoredSheet], device: str | None = None) -> dic
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
         "schema": SCHEMA_VERSION,
-        "exported_at": datetime.now(timezone.utc).isoformat(),
+        "exported_at": datetime.now(UTC).isoformat(),
         "device": device,
         "count": len(sheets),
         "sha256": _checksum(sheets),
@@ -164,9 +164,9 @@ def sheet_csv(stored: StoredSheet) -> str:
         data: Any = entry.data
         if entry.replacement is not None:
             data = {"kind": entry.replacement.kind, "data": entry.replacement.data}
-        line = lines.get(number)
-        points = [line.points[i] for i in ids] if line else [""] * len(ids)
-        totals = [line.totals[i] for i in ids] if line else [""] * len(ids)
+        scored = lines.get(number)
+        points = [scored.points[i] for i in ids] if scored else [""] * len(ids)
+        totals = [scored.totals[i] for i in ids] if scored else [""] * len(ids)
         writer.writerow(
             [
                 number,

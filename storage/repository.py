@@ -31,10 +31,10 @@ from __future__ import annotations
 import os
 import platform
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timezone
-from enum import Enum
+from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,7 @@ ENV_DEVICE = "TISCHBLOCK_DEVICE"
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def default_device() -> str:
@@ -70,7 +70,7 @@ def default_device() -> str:
     return (os.environ.get(ENV_DEVICE) or platform.node() or "unbekannt")[:80]
 
 
-class SyncState(str, Enum):
+class SyncState(StrEnum):
     """Where a revision of a sheet stands on its way to the organizer."""
 
     LOCAL = "local"
@@ -143,7 +143,7 @@ class StoredSheet(Frozen):
         return self.model_dump(mode="json", exclude_none=True)
 
 
-class ImportOutcome(str, Enum):
+class ImportOutcome(StrEnum):
     NEW = "neu"
     UPDATED = "aktualisiert"
     SAME = "unverändert"
@@ -174,6 +174,12 @@ class SheetStorage(VersionedStorage):
 class IndexStorage(VersionedStorage):
     def __init__(self, path: str | os.PathLike[str], damaged_dir: str | os.PathLike[str] | None = None) -> None:
         super().__init__(path, "index", damaged_dir)
+
+
+def _replace_document(doc: MutableMapping[str, Any], new: Mapping[str, Any]) -> None:
+    """TinyDB update callback body: the stored document becomes ``new``, whole."""
+    doc.clear()
+    doc.update(new)
 
 
 def _stamp(stat: os.stat_result) -> list[int]:
@@ -273,10 +279,9 @@ class SheetStore:
         path = self.sheet_path(sheet_id)
         out: list[StoredSheet] = []
 
-        def transform(doc: dict[str, Any]) -> None:
+        def transform(doc: MutableMapping[str, Any]) -> None:
             new = change(StoredSheet.model_validate(doc))
-            doc.clear()
-            doc.update(new.document())
+            _replace_document(doc, new.document())
             out.append(new)
 
         with self.locked():
@@ -458,7 +463,8 @@ class SheetStore:
                 return ImportOutcome.SAME
             if same_header and theirs.entries[: len(ours.entries)] == ours.entries:
                 replaced = current.model_copy(update={"sheet": theirs, "updated_at": max(current.updated_at, incoming.updated_at)})
-                self._sheet_db(path).table(SHEET_TABLE).update(lambda doc: (doc.clear(), doc.update(replaced.document())), doc_ids=[1])
+                document = replaced.document()
+                self._sheet_db(path).table(SHEET_TABLE).update(lambda doc: _replace_document(doc, document), doc_ids=[1])
                 return ImportOutcome.UPDATED
             if same_header and ours.entries[: len(theirs.entries)] == theirs.entries:
                 return ImportOutcome.OLDER

@@ -24,7 +24,8 @@ def cli_commands() -> list[str]:
 
 @pytest.mark.parametrize("command", cli_commands())
 def test_every_cli_command_has_a_readme_section(command: str) -> None:
-    assert f"### `tischblock {command}" in README, f"README.md documents no `tischblock {command}`"
+    headings = [line for line in README.splitlines() if line.startswith("### ")]
+    assert any(f"`tischblock {command}" in heading for heading in headings), f"README.md documents no `tischblock {command}`"
 
 
 @pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])

@@ -246,7 +246,7 @@ def test_an_unwritable_data_directory_gives_a_clear_message(tmp_path: Path) -> N
     from storage import SheetStore, StorageError
 
     (tmp_path / "file").write_text("not a directory")
-    with pytest.raises(StorageError, match="kann nicht angelegt werden.*--data-dir"):
+    with pytest.raises(StorageError, match=r"kann nicht angelegt werden.*--data-dir"):
         SheetStore(tmp_path / "file" / "store")
 
 

@@ -156,7 +156,7 @@ def test_a_backup_with_an_invalid_sheet_imports_nothing(tmp_path: Path) -> None:
     doc["sha256"] = _checksum(doc["sheets"])
     (tmp_path / "backup.json").write_text(json.dumps(doc))
     target = new_store(tmp_path, "target")
-    with pytest.raises(BackupError, match="Blatt 1 .* ist ungültig"):
+    with pytest.raises(BackupError, match=r"Blatt 1 .* ist ungültig"):
         import_backup(target, tmp_path / "backup.json")
     assert target.list_sheets() == []
 
