@@ -6,12 +6,17 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import flet as ft
 
 from screens.example_sheet import ExampleSheet
 from screens.ruleset_list import RulesetList
 from screens.state import ExampleState, ruleset_infos
+
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+"""App icon and favicon; found wherever the app is started from."""
 
 
 @ft.component
@@ -44,7 +49,7 @@ def main(page: ft.Page) -> None:
 def serve(port: int = 8550, host: str = "127.0.0.1") -> None:
     """Serve the app in the browser view and print its URL (works offline: no CDN)."""
     print(f"Tischblock läuft: http://{host}:{port}/", flush=True)
-    ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir="assets")
+    ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=str(ASSETS))
 
 
 if __name__ == "__main__":

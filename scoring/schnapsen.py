@@ -74,6 +74,7 @@ How this module reads the document where it is not explicit:
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
@@ -312,9 +313,9 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
     entry_models = {"game": GameData}
 
     # -- seats -----------------------------------------------------------------------------
+    @abstractmethod
     def players(self, sheet: Sheet) -> tuple[Player, ...]:
         """The players in clockwise seat order (the order the Rufer goes round)."""
-        raise NotImplementedError
 
     def _ordered(self, sheet: Sheet) -> list[Participant]:
         """Participants clockwise: by ``seat`` when every one has a seat, else as listed."""
@@ -530,18 +531,18 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         """Does a side that led ``target - 1`` to 0 and lost get a Retourschneider?"""
         return True
 
+    @abstractmethod
     def receivers(self, state: _State, announcer: int, won: bool) -> list[str]:
         """The sides that write the game's points."""
-        raise NotImplementedError
 
     def award_text(self, ctx: Context[SchnapsenOptions], state: _State, announcer: int, won: bool, award: dict[str, int]) -> str:
         """The German line saying who writes what."""
         parts = ", ".join(f"{p} für {ctx.name(s)}" for s, p in award.items())
         return parts if won else f"verloren, die Punkte gehen an die Gegner: {parts}"
 
+    @abstractmethod
     def losers(self, state: _State, ctx: Context[SchnapsenOptions], winners: tuple[str, ...]) -> list[str]:
         """The sides that get a Bummerl when ``winners`` reached the target."""
-        raise NotImplementedError
 
     def on_close(self, state: _State, data: CloseData, ctx: Context[SchnapsenOptions]) -> Outcome:
         """Close and sign. With ``bummerl_count`` a sheet closes early only with an ``override``

@@ -45,12 +45,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_app(env: dict[str, str] | None = None) -> Iterator[str]:
+def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT) -> Iterator[str]:
     """Start ``main.py`` as the user's ``tischblock app`` does; yield its URL; stop it."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "main.py"],
-        cwd=ROOT,
+        [sys.executable, str(ROOT / "main.py")],
+        cwd=cwd,
         env={**os.environ, "TISCHBLOCK_PORT": str(port), **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -50,3 +50,12 @@ def test_open_and_score_the_watten_example(phone) -> None:  # type: ignore[no-un
     page.get_by_text("9. Gehen").click()
     page.get_by_text("Regel 8 (gspannt): Die Sautreiber ist gspannt und geht: Kartlbrüder Wörgl erhält 2").wait_for(timeout=10_000)
     screenshot(page, "beispielblatt-watten.png")
+
+
+def test_app_serves_its_own_icon_from_any_working_directory(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import urllib.request
+
+    from .conftest import ROOT
+
+    with running_app(cwd=tmp_path) as url, urllib.request.urlopen(url + "favicon.png", timeout=10) as response:
+        assert response.read() == (ROOT / "assets" / "favicon.png").read_bytes()
