@@ -14,7 +14,6 @@ from screens.example_sheet import ExampleSheet
 from screens.ruleset_list import RulesetList
 from screens.state import ExampleState, ruleset_infos
 
-
 ASSETS = Path(__file__).resolve().parent / "assets"
 """App icon and favicon; found wherever the app is started from."""
 
