@@ -35,22 +35,29 @@ def _print_json(data: object) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+class CliError(Exception):
+    """A failure the user caused or can fix: printed as ``Fehler: ...``, exit with ``code``."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def load_sheet(name: str) -> Sheet:
+    """Read a sheet file; a missing file exits 2, a file that is no valid sheet exits 1."""
+    path = Path(name)
+    try:
+        return Sheet.from_json(path.read_bytes())
+    except OSError as error:
+        raise CliError(f"{path} kann nicht gelesen werden: {error.strerror}", code=2) from None
+    except ValidationError as error:
+        raise CliError(f"{path} ist kein gültiges Blatt: {german_validation_message(error)}") from None
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     """Score a sheet file; exit 1 with a message naming entry and rule if it is invalid."""
-    path = Path(args.sheet)
-    try:
-        sheet = Sheet.from_json(path.read_bytes())
-    except OSError as error:
-        print(f"Fehler: {path} kann nicht gelesen werden: {error.strerror}", file=sys.stderr)
-        return 2
-    except ValidationError as error:
-        print(f"Fehler: {path} ist kein gültiges Blatt: {german_validation_message(error)}", file=sys.stderr)
-        return 1
-    try:
-        score = score_sheet(sheet)
-    except (RuleViolation, UnknownRuleset) as error:
-        print(f"Fehler: {error}", file=sys.stderr)
-        return 1
+    sheet = load_sheet(args.sheet)
+    score = score_sheet(sheet)
     if args.text:
         print(score_text(sheet, score))
     else:
@@ -81,31 +88,15 @@ _LABELS = {"bummerl_won": "Bummerl", "points": "Punkte", "points_against": "Gege
 
 def cmd_standings(args: argparse.Namespace) -> int:
     """Rank the participants over several sheets of one tournament (the ruleset's tie-breaks)."""
-    sheets = []
-    for name in args.sheets:
-        path = Path(name)
-        try:
-            sheets.append(Sheet.from_json(path.read_bytes()))
-        except OSError as error:
-            print(f"Fehler: {path} kann nicht gelesen werden: {error.strerror}", file=sys.stderr)
-            return 2
-        except ValidationError as error:
-            print(f"Fehler: {path} ist kein gültiges Blatt: {german_validation_message(error)}", file=sys.stderr)
-            return 1
+    sheets = [load_sheet(name) for name in args.sheets]
     ids = {sheet.ruleset.id for sheet in sheets}
     if len(ids) != 1:
-        print(f"Fehler: die Blätter gehören zu verschiedenen Regelwerken: {', '.join(sorted(ids))}", file=sys.stderr)
-        return 1
-    try:
-        ruleset = find_ruleset(ids.pop())
-        standings = getattr(ruleset, "standings", None)
-        if standings is None:
-            print(f"Fehler: {ruleset.title} hat noch keine Rangliste", file=sys.stderr)
-            return 1
-        rows = standings(sheets)
-    except (RuleViolation, UnknownRuleset) as error:
-        print(f"Fehler: {error}", file=sys.stderr)
-        return 1
+        raise CliError(f"die Blätter gehören zu verschiedenen Regelwerken: {', '.join(sorted(ids))}")
+    ruleset = find_ruleset(ids.pop())
+    standings = getattr(ruleset, "standings", None)
+    if standings is None:
+        raise CliError(f"{ruleset.title} hat noch keine Rangliste")
+    rows = standings(sheets)
     if args.json:
         _print_json([row.model_dump(mode="json") for row in rows])
     else:
@@ -226,7 +217,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except CliError as error:
+        print(f"Fehler: {error}", file=sys.stderr)
+        return error.code
+    except (RuleViolation, UnknownRuleset) as error:
+        print(f"Fehler: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
