@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
+
+from scoring import Entry, Participant, Ruleset, RuleViolation, Score, Sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -27,3 +33,36 @@ def assert_subset(expected: Any, actual: Any, path: str = "") -> None:
             assert_subset(e, a, f"{path}[{index}]")
     else:
         assert expected == actual, f"{path}: expected {expected!r}, got {actual!r}"
+
+
+@dataclass(frozen=True)
+class GameTable:
+    """A ruleset and its participants, to build sheets from game data in a test line."""
+
+    ruleset: Ruleset[Any, Any]
+    participants: Sequence[Participant]
+
+    def sheet(self, *games: dict[str, Any], **options: Any) -> Sheet:
+        """A new sheet with ``games`` as ``game`` entries (not checked one by one)."""
+        sheet = self.ruleset.new_sheet(self.participants, options=options)
+        for data in games:
+            sheet = sheet.with_entry(Entry(kind="game", data=data))
+        return sheet
+
+    def score(self, *games: dict[str, Any], **options: Any) -> Score:
+        return self.ruleset.score(self.sheet(*games, **options))
+
+    def refused(self, *games: dict[str, Any], **options: Any) -> RuleViolation:
+        """The violation scoring these games raises (the test fails if none does)."""
+        with pytest.raises(RuleViolation) as info:
+            self.score(*games, **options)
+        return info.value
+
+
+GameHelpers = tuple[Callable[..., Sheet], Callable[..., Score], Callable[..., RuleViolation]]
+
+
+def game_helpers(ruleset: Ruleset[Any, Any], participants: Sequence[Participant]) -> GameHelpers:
+    """``sheet``, ``score`` and ``refused`` for tests that write one game per line."""
+    table = GameTable(ruleset, participants)
+    return table.sheet, table.score, table.refused

@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
-from scoring import Entry, Participant, RuleViolation, Score, Sheet, find_ruleset
+from scoring import Entry, Participant, RuleViolation, find_ruleset
 from scoring.schnapsen import CATALOGUE, DEFAULT_GAMES
+
+from .conftest import game_helpers
 
 RS = find_ruleset("bauernschnapsen")
 ALL_GAMES = [k for k in CATALOGUE if k != "normal"]
@@ -19,21 +21,7 @@ TEAMS = (
 )
 
 
-def sheet(*games: dict[str, Any], **options: Any) -> Sheet:
-    s = RS.new_sheet(TEAMS, options=options)
-    for data in games:
-        s = s.with_entry(Entry(kind="game", data=data))
-    return s
-
-
-def score(*games: dict[str, Any], **options: Any) -> Score:
-    return RS.score(sheet(*games, **options))
-
-
-def refused(*games: dict[str, Any], **options: Any) -> RuleViolation:
-    with pytest.raises(RuleViolation) as info:
-        score(*games, **options)
-    return info.value
+sheet, score, refused = game_helpers(RS, TEAMS)
 
 
 def normal(won: bool = True, augen: str = "ab33", **more: Any) -> dict[str, Any]:

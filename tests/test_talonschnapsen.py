@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from scoring import Entry, Participant, RuleViolation, Score, Sheet, find_ruleset
+from scoring import Entry, Participant, RuleViolation, find_ruleset
 from scoring.schnapsen import CATALOGUE
+
+from .conftest import game_helpers
 
 RS = find_ruleset("talonschnapsen")
 TALON_GAMES = [k for k, s in CATALOGUE.items() if k != "normal" and not s.teams_only]
@@ -20,21 +20,7 @@ PLAYERS = (
 )
 
 
-def sheet(*games: dict[str, Any], **options: Any) -> Sheet:
-    s = RS.new_sheet(PLAYERS, options=options)
-    for data in games:
-        s = s.with_entry(Entry(kind="game", data=data))
-    return s
-
-
-def score(*games: dict[str, Any], **options: Any) -> Score:
-    return RS.score(sheet(*games, **options))
-
-
-def refused(*games: dict[str, Any], **options: Any) -> RuleViolation:
-    with pytest.raises(RuleViolation) as info:
-        score(*games, **options)
-    return info.value
+sheet, score, refused = game_helpers(RS, PLAYERS)
 
 
 def test_three_players_only() -> None:
