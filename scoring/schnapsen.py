@@ -390,7 +390,9 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         if data.herzrunde and not opts.herzrunde:
             raise RuleViolation(R_KATALOG, "Die Herzrunde wird nach den Hausregeln dieses Blatts nicht gespielt")
 
-        base, base_rule, base_text = self._base_value(key, spiel, data, state.players[announcer].name)
+        # The normal game is the Rufer's (his team's) even when his partner is entered as announcer.
+        named = rufer if key == "normal" else announcer
+        base, base_rule, base_text = self._base_value(key, spiel, data, state.players[named].name)
         points, factors = self._multiplied(base, data)
         reasons.append(Explanation(rule=base_rule, text=base_text))
         if data.spritze:

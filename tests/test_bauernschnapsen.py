@@ -527,3 +527,15 @@ def test_example_file_gives_the_bummerl_tally_checked_by_hand() -> None:
     assert [b["stand"] for b in score["result"]["history"]] == [{"A": 25, "B": 16}, {"A": 1, "B": 27}, {"A": 48, "B": 1}]
     assert score["totals"] == {"A": 74, "B": 44}
     assert score["status"]["closed"] is True
+
+
+# -- review: explanation lines the table reads ----------------------------------------------------
+
+
+def test_normales_spiel_nennt_den_rufer_auch_wenn_der_partner_eingetragen_ist() -> None:
+    """Beginn und Ende: the Rufer is who calls trump (Anna in the first game). A normal game entered
+    with the partner as ``announcer`` is still the Rufer's game: the line must not call Bert the Rufer."""
+    s = score(normal(True, "ab33", announcer="Bert"))
+    text = s.lines[0].explanation[0].text
+    assert "Rufer Anna" in text and "Rufer Bert" not in text
+
