@@ -512,15 +512,25 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         state.open_games = 0
         won = " und ".join(ctx.name(w) for w in winners)
         lost = "; ".join(self.loss_text(ctx, v, target) for v in losers)
-        text = f"Bummerl {number} beim Stand {self.stand_text(stand, state)}, {target} erreicht: {won}. {lost}"
+        if ctx.options.countdown:
+            # Counting down the stand reads what is still missing: the winners are at zero.
+            text = f"Bummerl {number} beim Stand {self.stand_text(stand, state)} (heruntergezählt), auf null: {won}. {lost}"
+        else:
+            text = f"Bummerl {number} beim Stand {self.stand_text(stand, state)}, {target} erreicht: {won}. {lost}"
         return Explanation(rule=self.bummerl_rule, text=text)
 
     def loss_text(self, ctx: Context[SchnapsenOptions], v: Verlust, target: int) -> str:
+        """The loser's part of the Bummerl line, in the numbers the sheet shows (also counting down)."""
         name = ctx.name(v.participant)
+        countdown = ctx.options.countdown
         if v.art == "Schneider":
+            if countdown:
+                return f"{name} hat noch alle {target}: Schneider, zählt 2 Bummerl"
             return f"{name} hat 0 Punkte: Schneider, zählt 2 Bummerl"
         if v.art == "Retourschneider":
-            return f"{name} führte {target - 1}:0 und verliert: Retourschneider, zählt 4 Bummerl"
+            lead, others = (1, target) if countdown else (target - 1, 0)
+            led = ":".join([str(lead)] + [str(others)] * (len(ctx.sheet.participants) - 1))
+            return f"{name} führte {led} und verliert: Retourschneider, zählt 4 Bummerl"
         return f"Ein Bummerl für {name}"
 
     bummerl_rule: ClassVar[str] = R_BUMMERL
