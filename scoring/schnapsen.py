@@ -380,7 +380,15 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             raise RuleViolation(R_KATALOG, f"{spiel.name} ist nach den Hausregeln dieses Blatts nicht erlaubt")
 
         announcer = rufer if data.announcer is None else self.resolve(state, data.announcer, "Ansager")
-        self._check_announcer(state, spiel, announcer, rufer)
+        try:
+            self._check_announcer(state, spiel, announcer, rufer)
+        except RuleViolation as error:
+            if data.announcer is not None:
+                raise
+            # Nobody was entered: say so, the table did not name the Rufer.
+            raise RuleViolation(
+                error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)"
+            ) from None
 
         if data.spritze > MAX_SPRITZE:
             raise RuleViolation(

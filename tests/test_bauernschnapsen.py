@@ -567,3 +567,14 @@ def test_countdown_retourschneider_zeile_nennt_den_heruntergezaehlten_stand() ->
     text = s.lines[-1].explanation[-1].text
     assert "Sautreiber führte 1:24 und verliert: Retourschneider, zählt 4 Bummerl" in text
     assert s.result.bummerl == {"A": 4, "B": 0}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game", ["kontraschnapser", "kontrabauernschnapser", "schnapser-zusammen"])
+def test_kontraspiel_ohne_ansager_sagt_dass_der_ansager_fehlt(game: str) -> None:
+    """Kontraschnapser: "kann von einem Gegenspieler des Rufers gespielt werden"; Schnapser zusammen:
+    "der Spielpartner des Rufers". An entry without ``announcer`` stands for the Rufer, so it is
+    refused; the message must tell the table that the announcer is missing, not only "nicht Anna"
+    (nobody entered Anna)."""
+    error = refused({"game": game, "won": True}, games=ALL_GAMES)
+    assert "Anna" in error.message
+    assert "kein Ansager eingetragen" in error.message
