@@ -380,7 +380,15 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             raise RuleViolation(R_KATALOG, f"{spiel.name} ist nach den Hausregeln dieses Blatts nicht erlaubt")
 
         announcer = rufer if data.announcer is None else self.resolve(state, data.announcer, "Ansager")
-        self._check_announcer(state, spiel, announcer, rufer)
+        try:
+            self._check_announcer(state, spiel, announcer, rufer)
+        except RuleViolation as error:
+            if data.announcer is not None:
+                raise
+            # Nobody was entered: say so, the table did not name the Rufer.
+            raise RuleViolation(
+                error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)"
+            ) from None
 
         if data.spritze > MAX_SPRITZE:
             raise RuleViolation(
@@ -390,7 +398,9 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         if data.herzrunde and not opts.herzrunde:
             raise RuleViolation(R_KATALOG, "Die Herzrunde wird nach den Hausregeln dieses Blatts nicht gespielt")
 
-        base, base_rule, base_text = self._base_value(key, spiel, data, state.players[announcer].name)
+        # The normal game is the Rufer's (his team's) even when his partner is entered as announcer.
+        named = rufer if key == "normal" else announcer
+        base, base_rule, base_text = self._base_value(key, spiel, data, state.players[named].name)
         points, factors = self._multiplied(base, data)
         reasons.append(Explanation(rule=base_rule, text=base_text))
         if data.spritze:
@@ -510,15 +520,25 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         state.open_games = 0
         won = " und ".join(ctx.name(w) for w in winners)
         lost = "; ".join(self.loss_text(ctx, v, target) for v in losers)
-        text = f"Bummerl {number} beim Stand {self.stand_text(stand, state)}, {target} erreicht: {won}. {lost}"
+        if ctx.options.countdown:
+            # Counting down the stand reads what is still missing: the winners are at zero.
+            text = f"Bummerl {number} beim Stand {self.stand_text(stand, state)} (heruntergezählt), auf null: {won}. {lost}"
+        else:
+            text = f"Bummerl {number} beim Stand {self.stand_text(stand, state)}, {target} erreicht: {won}. {lost}"
         return Explanation(rule=self.bummerl_rule, text=text)
 
     def loss_text(self, ctx: Context[SchnapsenOptions], v: Verlust, target: int) -> str:
+        """The loser's part of the Bummerl line, in the numbers the sheet shows (also counting down)."""
         name = ctx.name(v.participant)
+        countdown = ctx.options.countdown
         if v.art == "Schneider":
+            if countdown:
+                return f"{name} hat noch alle {target}: Schneider, zählt 2 Bummerl"
             return f"{name} hat 0 Punkte: Schneider, zählt 2 Bummerl"
         if v.art == "Retourschneider":
-            return f"{name} führte {target - 1}:0 und verliert: Retourschneider, zählt 4 Bummerl"
+            lead, others = (1, target) if countdown else (target - 1, 0)
+            led = ":".join([str(lead)] + [str(others)] * (len(ctx.sheet.participants) - 1))
+            return f"{name} führte {led} und verliert: Retourschneider, zählt 4 Bummerl"
         return f"Ein Bummerl für {name}"
 
     bummerl_rule: ClassVar[str] = R_BUMMERL

@@ -527,3 +527,54 @@ def test_example_file_gives_the_bummerl_tally_checked_by_hand() -> None:
     assert [b["stand"] for b in score["result"]["history"]] == [{"A": 25, "B": 16}, {"A": 1, "B": 27}, {"A": 48, "B": 1}]
     assert score["totals"] == {"A": 74, "B": 44}
     assert score["status"]["closed"] is True
+
+
+# -- review: explanation lines the table reads ----------------------------------------------------
+
+
+def test_normales_spiel_nennt_den_rufer_auch_wenn_der_partner_eingetragen_ist() -> None:
+    """Beginn und Ende: the Rufer is who calls trump (Anna in the first game). A normal game entered
+    with the partner as ``announcer`` is still the Rufer's game: the line must not call Bert the Rufer."""
+    s = score(normal(True, "ab33", announcer="Bert"))
+    text = s.lines[0].explanation[0].text
+    assert "Rufer Anna" in text and "Rufer Bert" not in text
+
+
+def test_countdown_bummerl_zeile_spricht_von_null_nicht_von_24() -> None:
+    """Allgemeine Regeln, regionale Variante: "wird von 24 auf null Punkten heruntergezählt und das
+    Team, das als erstes null Punkte erreicht hat, gewinnt". With ``countdown`` the stand reads 0:24,
+    so the Bummerl line must say the winners reached zero and the Schneider team still has all 24,
+    not "24 erreicht" and "hat 0 Punkte" (which read as the opposite on that sheet)."""
+    s = score({"game": "kontrabauernschnapser", "announcer": "Cilli", "won": True}, countdown=True)
+    assert s.lines[0].stand == {"A": 24, "B": 0}
+    text = s.lines[0].explanation[-1].text
+    assert "24 erreicht" not in text and "hat 0 Punkte" not in text
+    assert "auf null" in text
+    assert "Sautreiber hat noch alle 24: Schneider, zählt 2 Bummerl" in text
+
+
+def test_countdown_retourschneider_zeile_nennt_den_heruntergezaehlten_stand() -> None:
+    """Allgemeine Regeln: "Führt ein Team mit 23:0 und verliert ... Retourschneider". Counting down,
+    that lead is written 1:24; the line must say so."""
+    games = [
+        {"game": "bauernschnapser", "won": True},  # A needs 12
+        {"game": "gang", "won": True, "announcer": "Bert"},  # A needs 3
+        normal(True, "unter33", announcer="Bert"),  # A needs 1, B 24
+        {"game": "kontrabauernschnapser", "announcer": "Anna", "won": False},  # B reaches 0
+    ]
+    s = score(*games, countdown=True)
+    assert s.lines[2].stand == {"A": 1, "B": 24}
+    text = s.lines[-1].explanation[-1].text
+    assert "Sautreiber führte 1:24 und verliert: Retourschneider, zählt 4 Bummerl" in text
+    assert s.result.bummerl == {"A": 4, "B": 0}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game", ["kontraschnapser", "kontrabauernschnapser", "schnapser-zusammen"])
+def test_kontraspiel_ohne_ansager_sagt_dass_der_ansager_fehlt(game: str) -> None:
+    """Kontraschnapser: "kann von einem Gegenspieler des Rufers gespielt werden"; Schnapser zusammen:
+    "der Spielpartner des Rufers". An entry without ``announcer`` stands for the Rufer, so it is
+    refused; the message must tell the table that the announcer is missing, not only "nicht Anna"
+    (nobody entered Anna)."""
+    error = refused({"game": game, "won": True}, games=ALL_GAMES)
+    assert "Anna" in error.message
+    assert "kein Ansager eingetragen" in error.message

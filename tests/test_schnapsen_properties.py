@@ -81,10 +81,14 @@ def _check_totals(score: Score) -> None:
 def test_bauernschnapsen_points_move_to_one_team_and_totals_add_up(choices: list[Any], options: dict[str, Any]) -> None:
     sheet = _build(BAUERN, TEAMS, SEATS, choices, {**options, "games": ALL})
     score = BAUERN.score(sheet)
-    for line in score.lines:
+    team = {seat: seat[0] for seat in SEATS}
+    for line, entry in zip(score.lines, sheet.entries, strict=True):
         receiving = [pid for pid, p in line.points.items() if p]
         assert len(receiving) == 1, line.points
         assert all(p >= 0 for p in line.points.values())
+        # A game won goes to the announcer's team, a game lost to the other team.
+        announcers_team = team[entry.data["announcer"]]
+        assert (receiving[0] == announcers_team) == entry.data["won"], (entry.data, line.points)
     _check_totals(score)
     result = score.result
     assert sum(result.bummerl.values()) == sum(v.bummerl for b in result.history for v in b.losers)  # type: ignore[attr-defined]
@@ -102,15 +106,32 @@ def test_talonschnapsen_points_go_to_the_declarer_or_the_two_others(
     opts = {**options, "games": TALON_ALL, "bummerl_below_target": below, "retourschneider": retour}
     sheet = _build(TALON, PLAYERS, ("F", "G", "H"), choices, opts)
     score = TALON.score(sheet)
-    for line in score.lines:
+    for line, entry in zip(score.lines, sheet.entries, strict=True):
         receiving = [p for p in line.points.values() if p]
         assert len(receiving) in (1, 2), line.points
         if len(receiving) == 2 and line.explanation[0].text.find("Kontra-Herrenbauer") < 0:
             assert receiving[0] == receiving[1]
+        # Talonschnapsen (Punkte): made, the declarer alone; failed, each of the two others.
+        declarer = entry.data["announcer"]
+        expected = {declarer} if entry.data["won"] else {"F", "G", "H"} - {declarer}
+        assert {pid for pid, p in line.points.items() if p} == expected, (entry.data, line.points)
     _check_totals(score)
-    for b in score.result.history:  # type: ignore[attr-defined]
+    result = score.result
+    assert sum(result.bummerl.values()) == sum(v.bummerl for b in result.history for v in b.losers)  # type: ignore[attr-defined]
+    # Counting down, the stand shows what is missing (floored at 0): the target is reached at 0.
+    reached = (lambda v: v == 0) if opts["countdown"] else (lambda v: v >= opts["target"])
+    closed = [line for line in score.lines if any(reached(v) for v in line.stand.values())]  # type: ignore[union-attr]
+    assert len(closed) == len(result.history)  # type: ignore[attr-defined]
+    for b in result.history:  # type: ignore[attr-defined]
         assert b.winners and b.losers
         assert not set(b.winners) & {v.participant for v in b.losers}
+        # The Bummerl goes to the fewest (all tied at the fewest), or to everyone below the target.
+        counted = {s: (opts["target"] - v if opts["countdown"] else v) for s, v in b.stand.items()}
+        if below:
+            assert {v.participant for v in b.losers} == {s for s, v in counted.items() if v < opts["target"]}
+        else:
+            fewest = min(counted.values())
+            assert {v.participant for v in b.losers} == {s for s, v in counted.items() if v == fewest}
     assert TALON.score(Sheet.from_json(sheet.to_json())) == score
 
 

@@ -231,3 +231,19 @@ def test_punkteuebersicht_jedes_spiel_beim_talonschnapsen(game: str) -> None:
     assert won.totals == {p: (points if p == announcer else 0) for p in "FGH"}
     lost = score({"game": game, "announcer": announcer, "won": False}, games=TALON_GAMES)
     assert lost.totals == {p: (0 if p == announcer else points) for p in "FGH"}
+
+
+def test_retourschneider_zeile_nennt_den_stand_der_drei() -> None:
+    """Option retourschneider: the line says the lead as the three-column sheet shows it (23:0:0),
+    and counting down (Allgemeine Regeln, regionale Variante) as 1:24:24."""
+    games = [
+        {"game": "bauernschnapser", "won": True},
+        {"game": "gang", "announcer": "F", "won": True},
+        {"game": "normal", "won": True, "augen": "unter33", "rufer": "F"},
+        {"game": "kontrabauernschnapser", "announcer": "F", "won": False},
+    ]
+    text = score(*games, retourschneider=True).lines[-1].explanation[-1].text
+    assert "Franz führte 23:0:0 und verliert: Retourschneider" in text
+    text = score(*games, retourschneider=True, countdown=True).lines[-1].explanation[-1].text
+    assert "Franz führte 1:24:24 und verliert: Retourschneider" in text
+    assert "(heruntergezählt), auf null: Gerti und Hans" in text
