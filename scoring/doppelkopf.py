@@ -792,8 +792,10 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         )
 
     def on_close(self, state: _State, data: CloseData, ctx: Context[DoppelkopfOptions]) -> Outcome:
-        """Regel 6: the Runde cannot be closed while a Pflichtsolo is open, unless overridden."""
+        """Regel 6: the Runde cannot be closed while a Pflichtsolo is open, and Regel 1 (16 or 20
+        games) not before its last game, unless an override note is recorded."""
         open_ = self._pflichtsolo_offen(state, ctx)
+        total = self.games_total(state)
         text = f"Abgeschlossen und unterschrieben von {data.signed_by}"
         if open_:
             names = ", ".join(ctx.name(p) for p in open_)
@@ -803,7 +805,20 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                     f"Pflichtsolo noch offen: {names}. Abschließen nur mit Vermerk der Turnierleitung (override)",
                 )
             text += f"; Pflichtsolo offen ({names}), Turnierleitung: {data.override}"
-        return Outcome({}, [Explanation(rule="Abschluss", text=text)])
+        reasons = [Explanation(rule="Abschluss", text=text)]
+        if state.games < total:
+            if not data.override:
+                raise RuleViolation(
+                    self.R.spiele,
+                    f"Die Runde hat {total} Spiele, gespielt sind {state.games}: noch {total - state.games} offen. "
+                    "Vorzeitig abschließen nur mit Vermerk und Grund (override)",
+                )
+            reasons.append(
+                Explanation(
+                    rule=self.R.spiele, text=f"Vorzeitig abgeschlossen nach {state.games} von {total} Spielen: {data.override}"
+                )
+            )
+        return Outcome({}, reasons)
 
     # -- reading -----------------------------------------------------------------------------
     def _pflichtsolo_offen(self, state: _State, ctx: Context[DoppelkopfOptions]) -> tuple[str, ...]:

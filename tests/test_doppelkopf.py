@@ -247,6 +247,8 @@ def test_regel_6_abschluss_wenn_alle_pflichtsoli_gespielt_sind() -> None:
     sheet = new_sheet(T)
     for p in ("p1", "p2", "p3", "p4"):
         sheet = add(sheet, "game", typ="bubensolo", re=[p], augen=130)
+    for i in range(4, 16):
+        sheet = add(sheet, "game", **normal_for(i, 4))
     result = score(add(sheet, "close", signed_by="Anna"))
     assert result.status.closed is True
     assert "Alle Pflichtsoli gespielt" in result.status.messages
@@ -261,7 +263,10 @@ def test_korrektur_eines_solos_oeffnet_das_pflichtsolo_wieder() -> None:
 
 
 def test_hausregeln_kennen_kein_pflichtsolo() -> None:
-    result = score(add(add(new_sheet(H), "game", **NORMAL), "close", signed_by="Anna"))
+    sheet = new_sheet(H)
+    for i in range(16):
+        sheet = add(sheet, "game", **normal_for(i, 4))
+    result = score(add(sheet, "close", signed_by="Anna"))
     assert result.status.closed is True
     assert result.status.details["pflichtsolo_offen"] == []
 
@@ -428,3 +433,20 @@ def test_sonderpunkte_grenzen_nennen_die_regel() -> None:
     refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"karlchen": 3}}), "4. Sonderpunkte", "zwei Kreuz-Buben")
     refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"herzstich": 2}}), "Regel 20/22", "höchstens einmal")
     refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=240, sonderpunkte={"re": {"doppelkopf": 7}}), "Regel 20/22", "40 Augen")
+
+
+# -- Regel 1: a Runde has 16 (20) games; closing it early needs a note --------------------------------
+@pytest.mark.parametrize("ruleset", [T, H])
+def test_regel_1_runde_vorzeitig_abschliessen_nur_mit_vermerk(ruleset: str) -> None:
+    """Regel 1: 16 Spiele pro Runde (20 am 5er-Tisch). Closing after 4 games without a note
+    would silently drop 12 games; like the other rulesets, an early close needs ``override``."""
+    sheet = new_sheet(ruleset)
+    for p in ("p1", "p2", "p3", "p4"):
+        sheet = add(sheet, "game", typ="bubensolo", re=[p], augen=130)
+    refused(add(sheet, "close", signed_by="Anna"), "16 bzw. 20 Spiele", "gespielt sind 4: noch 12 offen")
+    result = score(add(sheet, "close", signed_by="Anna", override="Zeit abgelaufen"))
+    assert result.status.closed is True
+    assert [e.text for e in result.lines[-1].explanation] == [
+        "Abgeschlossen und unterschrieben von Anna",
+        "Vorzeitig abgeschlossen nach 4 von 16 Spielen: Zeit abgelaufen",
+    ]
