@@ -50,7 +50,8 @@ How the engine reads the documents where they are not explicit (see
   (Regel 11), in both rulesets, and no Pflichtsolo.
 - At a 5-player table the dealer sits out; a Strafe goes to the four players of the game,
   never to the sitting player.
-- Without Neunen (Regel 2) every trick has at least 8 Augen, so 0 Augen means schwarz.
+- Without Neunen (Regel 2) every trick has at least 8 Augen, so 0 Augen means schwarz and
+  1-7 Augen (Re 233-239) are refused.
   The house rules do not say; option ``mit_neunen`` (default off) makes schwarz explicit.
 - Herzstich at most once per game (40 cards: four Herz cards besides the Dullen); Karlchen
   at most once, in the house rules up to two for the side that takes the last trick (one
@@ -494,6 +495,14 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             raise RuleViolation(
                 R.augen, f"{_ansage_name(data.schwarz)} ist schwarz, hat also 0 Augen, nicht {augen[data.schwarz]}"
             )
+        if not ctx.options.mit_neunen:
+            for seite in SEITEN:
+                if 0 < augen[seite] < 8:
+                    raise RuleViolation(
+                        R.augen,
+                        f"Ohne Neunen hat jeder Stich mindestens 8 Augen: {_ansage_name(seite)} hat 0 oder "
+                        f"mindestens 8 Augen, nicht {augen[seite]}",
+                    )
         if data.schwarz is None and not ctx.options.mit_neunen:
             for seite in SEITEN:
                 if augen[seite] == 0:

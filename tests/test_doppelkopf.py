@@ -450,3 +450,18 @@ def test_regel_1_runde_vorzeitig_abschliessen_nur_mit_vermerk(ruleset: str) -> N
         "Abgeschlossen und unterschrieben von Anna",
         "Vorzeitig abgeschlossen nach 4 von 16 Spielen: Zeit abgelaufen",
     ]
+
+
+# -- Regel 2: 40 cards, every trick has at least 8 Augen -------------------------------------------
+@pytest.mark.parametrize("augen", [1, 7, 233, 239])
+def test_regel_2_ohne_neunen_hat_eine_partei_0_oder_mindestens_8_augen(augen: int) -> None:
+    """Regel 2: without Neunen the lowest card is a Bube (2 Augen), so every trick is worth at
+    least 8 and a side has 0 Augen or at least 8: 1-7 (Re 233-239) is a typo, not a game."""
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=augen), "Regel 2", "mindestens 8 Augen")
+    refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=augen), "Augen", "mindestens 8 Augen")
+    assert play(T, options={"mit_neunen": True}, re=["p1", "p2"], augen=augen)
+
+
+@pytest.mark.parametrize("augen", [0, 8, 232, 240])
+def test_regel_2_grenzen_der_augen_ohne_neunen_gehen(augen: int) -> None:
+    assert play(T, re=["p1", "p2"], augen=augen)
