@@ -844,7 +844,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         if finished:
             messages.append(f"Runde beendet: {total} Spiele")
         else:
-            messages.append(f"Spiel {state.games + 1} von {total}, noch {left} Spiele")
+            messages.append(f"Spiel {state.games + 1} von {total}, noch {_spiele(left)}")
             messages.append(f"Es gibt: {ctx.name(state.dealer_id)}")
             if state.sitting():
                 messages.append(f"{ctx.name(state.dealer_id)} gibt und sitzt aus")
@@ -852,7 +852,13 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             if open_:
                 messages.append("Pflichtsolo offen: " + ", ".join(ctx.name(p) for p in open_))
                 if not finished and len(open_) > left:
-                    messages.append(f"Achtung: {len(open_)} Pflichtsoli offen, aber nur noch {left} Spiele")
+                    messages.append(f"Achtung: {len(open_)} Pflichtsoli offen, aber nur noch {_spiele(left)}")
+                elif left == 1 and state.sitting() in open_:
+                    # Regel 25: the dealer of the last game sits out and cannot play his solo in it.
+                    messages.append(
+                        f"Achtung: {ctx.name(state.dealer_id)} gibt das letzte Spiel und sitzt aus, "
+                        "kann sein Pflichtsolo also nicht mehr spielen"
+                    )
             else:
                 messages.append("Alle Pflichtsoli gespielt")
         return Status(
@@ -885,6 +891,10 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             },
             pflichtsolo_offen=self._pflichtsolo_offen(state, ctx),
         )
+
+
+def _spiele(n: int) -> str:
+    return "1 Spiel" if n == 1 else f"{n} Spiele"
 
 
 def _pkt(n: int) -> str:

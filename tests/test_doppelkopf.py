@@ -465,3 +465,20 @@ def test_regel_2_ohne_neunen_hat_eine_partei_0_oder_mindestens_8_augen(augen: in
 @pytest.mark.parametrize("augen", [0, 8, 232, 240])
 def test_regel_2_grenzen_der_augen_ohne_neunen_gehen(augen: int) -> None:
     assert play(T, re=["p1", "p2"], augen=augen)
+
+
+def test_regel_6_fuenfertisch_warnt_wenn_der_letzte_geber_sein_pflichtsolo_nicht_mehr_spielen_kann() -> None:
+    """Regel 6 and 25: at a 5-player table the dealer sits out. Before the last game, a
+    player who owes his Pflichtsolo and deals that game can no longer play it: the status
+    must say so (one open Pflichtsolo and one game left looked fine before)."""
+    sheet = new_sheet(T, 5)
+    for p in ("p2", "p3", "p4", "p1"):  # the dealers of games 1-4 are p1-p4
+        sheet = add(sheet, "game", typ="bubensolo", re=[p], augen=130)
+    for i in range(4, 19):
+        sheet = add(sheet, "game", **normal_for(i, 5))
+    status = score(sheet).status
+    assert status.details["spiele_offen"] == 1
+    assert status.details["sitzt_aus"] == "p5"
+    assert status.details["pflichtsolo_offen"] == ["p5"]
+    assert "Spiel 20 von 20, noch 1 Spiel" in status.messages
+    assert "Achtung: Emil gibt das letzte Spiel und sitzt aus, kann sein Pflichtsolo also nicht mehr spielen" in status.messages
