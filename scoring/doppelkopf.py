@@ -753,6 +753,10 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         sitting = state.sitting()
         if offender == sitting:
             raise RuleViolation(R.sitzend, f"{ctx.name(offender)} sitzt in diesem Spiel aus und spielt nicht mit")
+        if opts.strafe_beendet_spiel and data.spiel is not None:
+            raise RuleViolation(
+                R.strafe, "Mit der Strafe ist das Spiel zu Ende und zählt als Spiel; es wird weder fortgeführt noch wiederholt"
+            )
         active = state.active()
         others = [p for p in active if p != offender]
         points = {offender: -opts.strafe_minus, **{p: opts.strafe_plus for p in others}}

@@ -482,3 +482,11 @@ def test_regel_6_fuenfertisch_warnt_wenn_der_letzte_geber_sein_pflichtsolo_nicht
     assert status.details["pflichtsolo_offen"] == ["p5"]
     assert "Spiel 20 von 20, noch 1 Spiel" in status.messages
     assert "Achtung: Emil gibt das letzte Spiel und sitzt aus, kann sein Pflichtsolo also nicht mehr spielen" in status.messages
+
+
+@pytest.mark.parametrize("spiel", ["fortgefuehrt", "wiederholt"])
+def test_hausregel_2_das_spiel_ist_zu_ende_fortfuehren_oder_wiederholen_gibt_es_nicht(spiel: str) -> None:
+    """Hausregel 2: "Hat ein Spieler nicht richtig bedient, dann ist das Spiel zu Ende." A strafe
+    marked "fortgeführt"/"wiederholt" (Regel 24 of the tournament) contradicts that: the line
+    said the game ended while the table would enter the same deal again, counting it twice."""
+    refused(add(new_sheet(H), "strafe", spieler="p2", spiel=spiel), "2. Verwerfen", "zu Ende")
