@@ -417,7 +417,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                 state.pflichtsolo[soloist] = ctx.entry
                 typ_text += f", Pflichtsolo von {ctx.name(soloist)}"
             rule = self.R.pflichtsolo
-        elif solo and ctx.options.pflichtsolo:
+        elif (solo or data.typ == "stille_hochzeit") and ctx.options.pflichtsolo:
             typ_text += ", kein Pflichtsolo"
             rule = self.R.hochzeit
         else:

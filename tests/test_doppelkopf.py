@@ -490,3 +490,13 @@ def test_hausregel_2_das_spiel_ist_zu_ende_fortfuehren_oder_wiederholen_gibt_es_
     marked "fortgeführt"/"wiederholt" (Regel 24 of the tournament) contradicts that: the line
     said the game ended while the table would enter the same deal again, counting it twice."""
     refused(add(new_sheet(H), "strafe", spieler="p2", spiel=spiel), "2. Verwerfen", "zu Ende")
+
+
+def test_regel_12_die_zeile_sagt_dass_die_stille_hochzeit_kein_pflichtsolo_ist() -> None:
+    """Regel 12: a stille Hochzeit is played alone (x3) but is no Pflichtsolo. The line says so
+    and cites the rule, as it does for a Hochzeit without partner (Regel 11)."""
+    first = score(add(new_sheet(T), "game", typ="stille_hochzeit", re=["p3"], augen=150)).lines[0].explanation[0]
+    assert first.rule == "Regel 11/12 (Hochzeit ist kein Pflichtsolo)"
+    assert first.text.startswith("stille Hochzeit, kein Pflichtsolo: Re Carla")
+    house = score(add(new_sheet(H), "game", typ="stille_hochzeit", re=["p3"], augen=150)).lines[0].explanation[0]
+    assert "Pflichtsolo" not in house.text
