@@ -31,7 +31,8 @@ How the engine reads the documents where they are not explicit (see
 - Winning (Regel 17/18, Hausregel 3): without Absagen Re needs 121, or 120 when only Kontra
   was announced. A side that made an Absage must reach it (keine 90: the others below 90,
   i.e. 151; schwarz: the others without a trick); the other side wins when it fails. If both
-  sides made Absagen and both fail, nobody wins (rare; see ``_value``).
+  sides made Absagen and both fail, nobody wins (rare; see ``_value``); in a house-rules solo the
+  2 points per announcement then go to the side ahead on the net, and a net of 0 stays 0.
 - Game points for the winner: "keine 120" 1; "gegen (die Alten)" 1 when Kontra wins (also in
   a solo, example h); per level 90/60/30/schwarz: 1 when the winner reached it or it was
   announced, and the Zusatzpunkt (Regel 19) when it was announced, by either side. This
@@ -662,11 +663,22 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         announcers = self._doubling_order(data)
         if solo and opts.solo_ansage_punkte is not None:
             # Hausregel 1.2: no Sonderpunkte (refused earlier), no doubling, points per announcement.
+            suffix = ""
+            if winner is None and announcers:
+                # Nobody won: the points enlarge the net for the side ahead, as a doubling would;
+                # a net of 0 stays 0 (0 x2 = 0).
+                if value == 0:
+                    steps.append(Explanation(rule=R.solo_ansagen, text="Keine Partei liegt vorn: die Ansagen zählen nichts"))
+                    return 0, steps
+                seite = "re" if value > 0 else "kontra"
+                value = abs(value)
+                suffix = f" für {_ansage_name(seite)}"
             for s in announcers:
                 value += opts.solo_ansage_punkte
                 steps.append(
                     Explanation(
-                        rule=R.solo_ansagen, text=f'+ {_pkt(opts.solo_ansage_punkte)} für "{self._word(data, s)}" = {_pkt(value)}'
+                        rule=R.solo_ansagen,
+                        text=f'+ {_pkt(opts.solo_ansage_punkte)} für "{self._word(data, s)}" = {_pkt(value)}{suffix}',
                     )
                 )
             return self._signed(value, seite), steps

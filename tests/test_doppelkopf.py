@@ -500,3 +500,20 @@ def test_regel_12_die_zeile_sagt_dass_die_stille_hochzeit_kein_pflichtsolo_ist()
     assert first.text.startswith("stille Hochzeit, kein Pflichtsolo: Re Carla")
     house = score(add(new_sheet(H), "game", typ="stille_hochzeit", re=["p3"], augen=150)).lines[0].explanation[0]
     assert "Pflichtsolo" not in house.text
+
+
+def test_hausregel_1_2_beide_absagen_verfehlt_im_solo_die_ansagen_zaehlen_fuer_die_bessere_seite() -> None:
+    """Hausregel 1.2 counts each Re/Kontra announcement 2 points instead of doubling. When both
+    sides fail their Absagen nobody wins and the net decides: the 2 points must enlarge that
+    net like a doubling does, not always go to the soloist (who got +6 for a net of -2)."""
+    # Re's failed keine 60 gives Kontra 4, Kontra's failed keine 90 gives Re 2: net 2 for Kontra;
+    # "Re" and "Kontra" add 2 each for Kontra: 6 per opponent, -18 for the soloist
+    both = {"re": {"ansage": True, "absage": "keine 60"}, "kontra": {"ansage": True, "absage": "keine 90"}}
+    line = score(add(new_sheet(H), "game", typ="bubensolo", re=["p1"], augen=120, ansagen=both)).lines[0]
+    assert line.points == {"p1": -18, "p2": 6, "p3": 6, "p4": 6}
+    assert line.explanation[3].text == '+ 2 Punkte für "Re" = 4 Punkte für Kontra'
+    # tournament counting of the same game: -2 x2 x2 = -8, x3
+    assert play(T, typ="bubensolo", re=["p1"], augen=120, ansagen=both) == {"p1": -24, "p2": 8, "p3": 8, "p4": 8}
+    # equal failed Absagen: 0, and announcements do not make a winner (0 x2 x2 = 0 in the tournament)
+    even = {"re": {"ansage": True, "absage": "keine 90"}, "kontra": {"ansage": True, "absage": "keine 90"}}
+    assert play(H, typ="bubensolo", re=["p1"], augen=120, ansagen=even) == {"p1": 0, "p2": 0, "p3": 0, "p4": 0}
