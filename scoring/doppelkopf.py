@@ -449,7 +449,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         if len(set(data.re)) != len(data.re):
             raise RuleViolation(R.parteien, "Ein Spieler steht doppelt bei Re")
         if sitting is not None and sitting in data.re + (data.kontra or ()):
-            raise RuleViolation(R.sitzend, f"{ctx.name(sitting)} gibt und sitzt aus; er spielt nicht mit")
+            raise RuleViolation(R.sitzend, f"{ctx.name(sitting)} gibt und sitzt aus, spielt also nicht mit")
         if not 1 <= len(data.re) <= 2:
             raise RuleViolation(R.parteien, f"Re hat einen oder zwei Spieler, nicht {len(data.re)}")
         kontra = tuple(p for p in active if p not in data.re)

@@ -517,3 +517,10 @@ def test_hausregel_1_2_beide_absagen_verfehlt_im_solo_die_ansagen_zaehlen_fuer_d
     # equal failed Absagen: 0, and announcements do not make a winner (0 x2 x2 = 0 in the tournament)
     even = {"re": {"ansage": True, "absage": "keine 90"}, "kontra": {"ansage": True, "absage": "keine 90"}}
     assert play(H, typ="bubensolo", re=["p1"], augen=120, ansagen=even) == {"p1": 0, "p2": 0, "p3": 0, "p4": 0}
+
+
+def test_regel_25_meldung_fuer_den_sitzenden_passt_fuer_jeden_spieler() -> None:
+    """Regel 25: the message naming the sitting dealer read "Anna gibt und sitzt aus; er spielt
+    nicht mit"; it must not assume the player's gender."""
+    error = refused(add(new_sheet(T, 5), "game", re=["p1", "p2"], augen=130), "Regel 25", "Anna gibt und sitzt aus")
+    assert " er " not in error.message
