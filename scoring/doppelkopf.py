@@ -520,9 +520,13 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                     R.ansagen, f'"Einen zurück" ist die Erwiderung einer Partei, die nicht selbst "{name}" gesagt hat'
                 )
             if a.zurueck:
-                other = data.ansagen.of(_gegner(seite))
-                if not (other.verdoppelt or other.absage):
-                    raise RuleViolation(R.ansagen, f'"Einen zurück" ({name}) setzt eine Ansage der Gegenpartei voraus')
+                # The reply needs the other side's own "Re"/"Kontra": two replies cannot answer each other.
+                other_side = _gegner(seite)
+                if not data.ansagen.of(other_side).ansage:
+                    raise RuleViolation(
+                        R.ansagen,
+                        f'"Einen zurück" ({name}) setzt eine Ansage der Gegenpartei voraus ("{_ansage_name(other_side)}")',
+                    )
             if a.absage and not a.verdoppelt:
                 raise RuleViolation(R.ansagen, f'Die Absage "{a.absage}" setzt "{name}" (oder "Einen zurück") voraus')
 

@@ -524,3 +524,13 @@ def test_regel_25_meldung_fuer_den_sitzenden_passt_fuer_jeden_spieler() -> None:
     nicht mit"; it must not assume the player's gender."""
     error = refused(add(new_sheet(T, 5), "game", re=["p1", "p2"], augen=130), "Regel 25", "Anna gibt und sitzt aus")
     assert " er " not in error.message
+
+
+def test_regel_16_einen_zurueck_auf_beiden_seiten_ohne_ansage_abgewiesen() -> None:
+    """Regel 16: "Einen zurück" is the reply to the other side's announcement. Two replies with
+    no "Re" or "Kontra" to reply to were accepted (each counting the other's reply) and doubled
+    the game twice."""
+    both = {"re": {"zurueck": True}, "kontra": {"zurueck": True}}
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=160, ansagen=both), "Regel 14-16", "Gegenpartei")
+    both = {"re": {"zurueck": True, "absage": "keine 90"}, "kontra": {"zurueck": True}}
+    refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=160, ansagen=both), "Ansagen", "Gegenpartei")
