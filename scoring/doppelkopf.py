@@ -56,7 +56,8 @@ How the engine reads the documents where they are not explicit (see
   The house rules do not say; option ``mit_neunen`` (default off) makes schwarz explicit.
 - Herzstich at most once per game (40 cards: four Herz cards besides the Dullen); Karlchen
   at most once, in the house rules up to two for the side that takes the last trick (one
-  Kreuz-Bube wins it, the other is caught). Each Doppelkopf needs 40 Augen of its side.
+  Kreuz-Bube wins it, the other is caught). Each Doppelkopf needs 40 Augen of its side, a
+  caught Fuchs 17 (its trick), two caught Füchse 26 (11 each with Neunen).
 - House rules, example A "sechs, sechs, neun, neun, zwölf und 2 Zusatzpunkte" reads as
   keine 60 (announced), keine 60, keine 90 (announced), keine 90, keine 120 and 2 for "Re":
   7, and 5 x2 x3 = 30 under tournament counting ("statt 30"); example B likewise 11 / 84.
@@ -563,6 +564,16 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                 )
             if schwarz == seite and mine.summe:
                 raise RuleViolation(R.sonderpunkte, f"{_ansage_name(seite)} hat keinen Stich gemacht, also keine Sonderpunkte")
+            if mine.fuchs:
+                # Each caught Fuchs (11 Augen) lies in a trick of this side; the other cards of such
+                # a trick are worth at least a Bube (2) each without Neunen.
+                need = 11 * mine.fuchs + (0 if opts.mit_neunen else 2 * (4 - mine.fuchs))
+                if augen[seite] < need:
+                    what = "einem gefangenen Fuchs" if mine.fuchs == 1 else f"{mine.fuchs} gefangenen Füchsen"
+                    raise RuleViolation(
+                        R.sonderpunkte,
+                        f"{_ansage_name(seite)} hat {augen[seite]} Augen; Stiche mit {what} haben mindestens {need} Augen",
+                    )
 
     # -- counting ---------------------------------------------------------------------------
     def _winner(self, data: GameData, schwarz: Seite | None) -> Seite | None:

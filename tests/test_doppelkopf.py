@@ -534,3 +534,17 @@ def test_regel_16_einen_zurueck_auf_beiden_seiten_ohne_ansage_abgewiesen() -> No
     refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=160, ansagen=both), "Regel 14-16", "Gegenpartei")
     both = {"re": {"zurueck": True, "absage": "keine 90"}, "kontra": {"zurueck": True}}
     refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=160, ansagen=both), "Ansagen", "Gegenpartei")
+
+
+def test_regel_20_ein_gefangener_fuchs_liegt_in_den_stichen_der_partei() -> None:
+    """Regel 20: a caught Fuchs (Karo-Ass, 11 Augen) lies in a trick of the catching side; with
+    40 cards that trick has at least 11 + 3 x 2 = 17 Augen, two Füchse at least 11 + 11 + 2 + 2 = 26.
+    Kontra with 9 Augen "catching" a Fuchs is the box ticked on the wrong side."""
+    refused(
+        add(new_sheet(T), "game", re=["p1", "p2"], augen=231, sonderpunkte={"kontra": {"fuchs": 1}}), "Regel 20/22", "Fuchs"
+    )
+    refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=25, sonderpunkte={"re": {"fuchs": 2}}), "4. Sonderpunkte", "Füchse")
+    # keine 120, keine 90, keine 60, keine 30 = 4, - 1 for Kontra's Fuchs = 3 for Re
+    assert play(T, re=["p1", "p2"], augen=223, sonderpunkte={"kontra": {"fuchs": 1}})["p3"] == -3
+    # keine 120, gegen (die Alten), keine 90, keine 60, keine 30 = 5, - 2 for Re's Füchse = 3 for Kontra
+    assert play(H, re=["p1", "p2"], augen=26, sonderpunkte={"re": {"fuchs": 2}})["p3"] == 3

@@ -48,7 +48,7 @@ def sonderpunkte(draw: st.DrawFn, augen: int, house: bool, schwein: bool) -> dic
         if own == 0:
             continue  # schwarz: no trick, no special points
         dk = draw(st.integers(0, min(2, own // 40)))
-        fuchs = draw(st.integers(0, fuechse_left))
+        fuchs = draw(st.integers(0, min(fuechse_left, 2 if own >= 26 else 1 if own >= 17 else 0)))
         fuechse_left -= fuchs
         karl = draw(st.integers(0, 2 if house else 1)) if karl_side == side else 0
         herz = 0 if house else draw(st.integers(0, 1))
