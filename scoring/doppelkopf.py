@@ -39,7 +39,8 @@ How the engine reads the documents where they are not explicit (see
   gives Fall 1/2 and examples b and e exactly: a failed Absage of the losers is worth
   "keine 90, keine 90" to the winners.
 - "Einen zurück" (Regel 16) is the reply of a side that has not said its own Re/Kontra; it
-  doubles like Re/Kontra (example e) and counts as that side's announcement for Regel 17.
+  doubles like Re/Kontra (example e) and counts as that side's announcement for Regel 17; it
+  needs the other side's own Re/Kontra.
   A side has one doubling at most; an Absage needs the side's Re/Kontra (or zurück).
 - Doubling: x2 per side that announced (so x4 at most); the house rules' "weitere
   Verdopplung, wenn auch die Gegenpartei etwas angesagt hat" is the same count.
@@ -51,6 +52,8 @@ How the engine reads the documents where they are not explicit (see
   (Regel 11), in both rulesets, and no Pflichtsolo.
 - At a 5-player table the dealer sits out; a Strafe goes to the four players of the game,
   never to the sitting player.
+- A ``close`` before the last of the 16 (20) games, like one with a Pflichtsolo open, needs the
+  organizer's ``override`` note (Regel 1, 6).
 - Without Neunen (Regel 2) every trick has at least 8 Augen, so 0 Augen means schwarz and
   1-7 Augen (Re 233-239) are refused.
   The house rules do not say; option ``mit_neunen`` (default off) makes schwarz explicit.
