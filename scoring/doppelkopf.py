@@ -891,7 +891,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                     # Regel 25: the dealer of the last game sits out and cannot play his solo in it.
                     messages.append(
                         f"Achtung: {ctx.name(state.dealer_id)} gibt das letzte Spiel und sitzt aus, "
-                        "kann sein Pflichtsolo also nicht mehr spielen"
+                        "kann das Pflichtsolo also nicht mehr spielen"
                     )
             else:
                 messages.append("Alle Pflichtsoli gespielt")

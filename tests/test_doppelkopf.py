@@ -481,7 +481,7 @@ def test_regel_6_fuenfertisch_warnt_wenn_der_letzte_geber_sein_pflichtsolo_nicht
     assert status.details["sitzt_aus"] == "p5"
     assert status.details["pflichtsolo_offen"] == ["p5"]
     assert "Spiel 20 von 20, noch 1 Spiel" in status.messages
-    assert "Achtung: Emil gibt das letzte Spiel und sitzt aus, kann sein Pflichtsolo also nicht mehr spielen" in status.messages
+    assert "Achtung: Emil gibt das letzte Spiel und sitzt aus, kann das Pflichtsolo also nicht mehr spielen" in status.messages
 
 
 @pytest.mark.parametrize("spiel", ["fortgefuehrt", "wiederholt"])
