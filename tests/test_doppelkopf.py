@@ -540,9 +540,7 @@ def test_regel_20_ein_gefangener_fuchs_liegt_in_den_stichen_der_partei() -> None
     """Regel 20: a caught Fuchs (Karo-Ass, 11 Augen) lies in a trick of the catching side; with
     40 cards that trick has at least 11 + 3 x 2 = 17 Augen, two Füchse at least 11 + 11 + 2 + 2 = 26.
     Kontra with 9 Augen "catching" a Fuchs is the box ticked on the wrong side."""
-    refused(
-        add(new_sheet(T), "game", re=["p1", "p2"], augen=231, sonderpunkte={"kontra": {"fuchs": 1}}), "Regel 20/22", "Fuchs"
-    )
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=231, sonderpunkte={"kontra": {"fuchs": 1}}), "Regel 20/22", "Fuchs")
     refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=25, sonderpunkte={"re": {"fuchs": 2}}), "4. Sonderpunkte", "Füchse")
     # keine 120, keine 90, keine 60, keine 30 = 4, - 1 for Kontra's Fuchs = 3 for Re
     assert play(T, re=["p1", "p2"], augen=223, sonderpunkte={"kontra": {"fuchs": 1}})["p3"] == -3
