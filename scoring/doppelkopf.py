@@ -31,14 +31,16 @@ How the engine reads the documents where they are not explicit (see
 - Winning (Regel 17/18, Hausregel 3): without Absagen Re needs 121, or 120 when only Kontra
   was announced. A side that made an Absage must reach it (keine 90: the others below 90,
   i.e. 151; schwarz: the others without a trick); the other side wins when it fails. If both
-  sides made Absagen and both fail, nobody wins (rare; see ``_value``).
+  sides made Absagen and both fail, nobody wins (rare; see ``_value``); in a house-rules solo the
+  2 points per announcement then go to the side ahead on the net, and a net of 0 stays 0.
 - Game points for the winner: "keine 120" 1; "gegen (die Alten)" 1 when Kontra wins (also in
   a solo, example h); per level 90/60/30/schwarz: 1 when the winner reached it or it was
   announced, and the Zusatzpunkt (Regel 19) when it was announced, by either side. This
   gives Fall 1/2 and examples b and e exactly: a failed Absage of the losers is worth
   "keine 90, keine 90" to the winners.
 - "Einen zurück" (Regel 16) is the reply of a side that has not said its own Re/Kontra; it
-  doubles like Re/Kontra (example e) and counts as that side's announcement for Regel 17.
+  doubles like Re/Kontra (example e) and counts as that side's announcement for Regel 17; it
+  needs the other side's own Re/Kontra.
   A side has one doubling at most; an Absage needs the side's Re/Kontra (or zurück).
 - Doubling: x2 per side that announced (so x4 at most); the house rules' "weitere
   Verdopplung, wenn auch die Gegenpartei etwas angesagt hat" is the same count.
@@ -50,11 +52,15 @@ How the engine reads the documents where they are not explicit (see
   (Regel 11), in both rulesets, and no Pflichtsolo.
 - At a 5-player table the dealer sits out; a Strafe goes to the four players of the game,
   never to the sitting player.
-- Without Neunen (Regel 2) every trick has at least 8 Augen, so 0 Augen means schwarz.
+- A ``close`` before the last of the 16 (20) games, like one with a Pflichtsolo open, needs the
+  organizer's ``override`` note (Regel 1, 6).
+- Without Neunen (Regel 2) every trick has at least 8 Augen, so 0 Augen means schwarz and
+  1-7 Augen (Re 233-239) are refused.
   The house rules do not say; option ``mit_neunen`` (default off) makes schwarz explicit.
 - Herzstich at most once per game (40 cards: four Herz cards besides the Dullen); Karlchen
   at most once, in the house rules up to two for the side that takes the last trick (one
-  Kreuz-Bube wins it, the other is caught). Each Doppelkopf needs 40 Augen of its side.
+  Kreuz-Bube wins it, the other is caught). Each Doppelkopf needs 40 Augen of its side, a
+  caught Fuchs 17 (its trick), two caught Füchse 26 (11 each with Neunen).
 - House rules, example A "sechs, sechs, neun, neun, zwölf und 2 Zusatzpunkte" reads as
   keine 60 (announced), keine 60, keine 90 (announced), keine 90, keine 120 and 2 for "Re":
   7, and 5 x2 x3 = 30 under tournament counting ("statt 30"); example B likewise 11 / 84.
@@ -416,7 +422,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                 state.pflichtsolo[soloist] = ctx.entry
                 typ_text += f", Pflichtsolo von {ctx.name(soloist)}"
             rule = self.R.pflichtsolo
-        elif solo and ctx.options.pflichtsolo:
+        elif (solo or data.typ == "stille_hochzeit") and ctx.options.pflichtsolo:
             typ_text += ", kein Pflichtsolo"
             rule = self.R.hochzeit
         else:
@@ -447,7 +453,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         if len(set(data.re)) != len(data.re):
             raise RuleViolation(R.parteien, "Ein Spieler steht doppelt bei Re")
         if sitting is not None and sitting in data.re + (data.kontra or ()):
-            raise RuleViolation(R.sitzend, f"{ctx.name(sitting)} gibt und sitzt aus; er spielt nicht mit")
+            raise RuleViolation(R.sitzend, f"{ctx.name(sitting)} gibt und sitzt aus, spielt also nicht mit")
         if not 1 <= len(data.re) <= 2:
             raise RuleViolation(R.parteien, f"Re hat einen oder zwei Spieler, nicht {len(data.re)}")
         kontra = tuple(p for p in active if p not in data.re)
@@ -494,6 +500,14 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             raise RuleViolation(
                 R.augen, f"{_ansage_name(data.schwarz)} ist schwarz, hat also 0 Augen, nicht {augen[data.schwarz]}"
             )
+        if not ctx.options.mit_neunen:
+            for seite in SEITEN:
+                if 0 < augen[seite] < 8:
+                    raise RuleViolation(
+                        R.augen,
+                        f"Ohne Neunen hat jeder Stich mindestens 8 Augen: {_ansage_name(seite)} hat 0 oder "
+                        f"mindestens 8 Augen, nicht {augen[seite]}",
+                    )
         if data.schwarz is None and not ctx.options.mit_neunen:
             for seite in SEITEN:
                 if augen[seite] == 0:
@@ -510,9 +524,13 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                     R.ansagen, f'"Einen zurück" ist die Erwiderung einer Partei, die nicht selbst "{name}" gesagt hat'
                 )
             if a.zurueck:
-                other = data.ansagen.of(_gegner(seite))
-                if not (other.verdoppelt or other.absage):
-                    raise RuleViolation(R.ansagen, f'"Einen zurück" ({name}) setzt eine Ansage der Gegenpartei voraus')
+                # The reply needs the other side's own "Re"/"Kontra": two replies cannot answer each other.
+                other_side = _gegner(seite)
+                if not data.ansagen.of(other_side).ansage:
+                    raise RuleViolation(
+                        R.ansagen,
+                        f'"Einen zurück" ({name}) setzt eine Ansage der Gegenpartei voraus ("{_ansage_name(other_side)}")',
+                    )
             if a.absage and not a.verdoppelt:
                 raise RuleViolation(R.ansagen, f'Die Absage "{a.absage}" setzt "{name}" (oder "Einen zurück") voraus')
 
@@ -549,6 +567,16 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                 )
             if schwarz == seite and mine.summe:
                 raise RuleViolation(R.sonderpunkte, f"{_ansage_name(seite)} hat keinen Stich gemacht, also keine Sonderpunkte")
+            if mine.fuchs:
+                # Each caught Fuchs (11 Augen) lies in a trick of this side; the other cards of such
+                # a trick are worth at least a Bube (2) each without Neunen.
+                need = 11 * mine.fuchs + (0 if opts.mit_neunen else 2 * (4 - mine.fuchs))
+                if augen[seite] < need:
+                    what = "einem gefangenen Fuchs" if mine.fuchs == 1 else f"{mine.fuchs} gefangenen Füchsen"
+                    raise RuleViolation(
+                        R.sonderpunkte,
+                        f"{_ansage_name(seite)} hat {augen[seite]} Augen; Stiche mit {what} haben mindestens {need} Augen",
+                    )
 
     # -- counting ---------------------------------------------------------------------------
     def _winner(self, data: GameData, schwarz: Seite | None) -> Seite | None:
@@ -653,11 +681,22 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         announcers = self._doubling_order(data)
         if solo and opts.solo_ansage_punkte is not None:
             # Hausregel 1.2: no Sonderpunkte (refused earlier), no doubling, points per announcement.
+            suffix = ""
+            if winner is None and announcers:
+                # Nobody won: the points enlarge the net for the side ahead, as a doubling would;
+                # a net of 0 stays 0 (0 x2 = 0).
+                if value == 0:
+                    steps.append(Explanation(rule=R.solo_ansagen, text="Keine Partei liegt vorn: die Ansagen zählen nichts"))
+                    return 0, steps
+                seite = "re" if value > 0 else "kontra"
+                value = abs(value)
+                suffix = f" für {_ansage_name(seite)}"
             for s in announcers:
                 value += opts.solo_ansage_punkte
                 steps.append(
                     Explanation(
-                        rule=R.solo_ansagen, text=f'+ {_pkt(opts.solo_ansage_punkte)} für "{self._word(data, s)}" = {_pkt(value)}'
+                        rule=R.solo_ansagen,
+                        text=f'+ {_pkt(opts.solo_ansage_punkte)} für "{self._word(data, s)}" = {_pkt(value)}{suffix}',
                     )
                 )
             return self._signed(value, seite), steps
@@ -744,6 +783,10 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         sitting = state.sitting()
         if offender == sitting:
             raise RuleViolation(R.sitzend, f"{ctx.name(offender)} sitzt in diesem Spiel aus und spielt nicht mit")
+        if opts.strafe_beendet_spiel and data.spiel is not None:
+            raise RuleViolation(
+                R.strafe, "Mit der Strafe ist das Spiel zu Ende und zählt als Spiel; es wird weder fortgeführt noch wiederholt"
+            )
         active = state.active()
         others = [p for p in active if p != offender]
         points = {offender: -opts.strafe_minus, **{p: opts.strafe_plus for p in others}}
@@ -792,8 +835,10 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         )
 
     def on_close(self, state: _State, data: CloseData, ctx: Context[DoppelkopfOptions]) -> Outcome:
-        """Regel 6: the Runde cannot be closed while a Pflichtsolo is open, unless overridden."""
+        """Regel 6: the Runde cannot be closed while a Pflichtsolo is open, and Regel 1 (16 or 20
+        games) not before its last game, unless an override note is recorded."""
         open_ = self._pflichtsolo_offen(state, ctx)
+        total = self.games_total(state)
         text = f"Abgeschlossen und unterschrieben von {data.signed_by}"
         if open_:
             names = ", ".join(ctx.name(p) for p in open_)
@@ -803,7 +848,20 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                     f"Pflichtsolo noch offen: {names}. Abschließen nur mit Vermerk der Turnierleitung (override)",
                 )
             text += f"; Pflichtsolo offen ({names}), Turnierleitung: {data.override}"
-        return Outcome({}, [Explanation(rule="Abschluss", text=text)])
+        reasons = [Explanation(rule="Abschluss", text=text)]
+        if state.games < total:
+            if not data.override:
+                raise RuleViolation(
+                    self.R.spiele,
+                    f"Die Runde hat {total} Spiele, gespielt sind {state.games}: noch {total - state.games} offen. "
+                    "Vorzeitig abschließen nur mit Vermerk und Grund (override)",
+                )
+            reasons.append(
+                Explanation(
+                    rule=self.R.spiele, text=f"Vorzeitig abgeschlossen nach {state.games} von {total} Spielen: {data.override}"
+                )
+            )
+        return Outcome({}, reasons)
 
     # -- reading -----------------------------------------------------------------------------
     def _pflichtsolo_offen(self, state: _State, ctx: Context[DoppelkopfOptions]) -> tuple[str, ...]:
@@ -820,7 +878,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         if finished:
             messages.append(f"Runde beendet: {total} Spiele")
         else:
-            messages.append(f"Spiel {state.games + 1} von {total}, noch {left} Spiele")
+            messages.append(f"Spiel {state.games + 1} von {total}, noch {_spiele(left)}")
             messages.append(f"Es gibt: {ctx.name(state.dealer_id)}")
             if state.sitting():
                 messages.append(f"{ctx.name(state.dealer_id)} gibt und sitzt aus")
@@ -828,7 +886,13 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             if open_:
                 messages.append("Pflichtsolo offen: " + ", ".join(ctx.name(p) for p in open_))
                 if not finished and len(open_) > left:
-                    messages.append(f"Achtung: {len(open_)} Pflichtsoli offen, aber nur noch {left} Spiele")
+                    messages.append(f"Achtung: {len(open_)} Pflichtsoli offen, aber nur noch {_spiele(left)}")
+                elif left == 1 and state.sitting() in open_:
+                    # Regel 25: the dealer of the last game sits out and cannot play his solo in it.
+                    messages.append(
+                        f"Achtung: {ctx.name(state.dealer_id)} gibt das letzte Spiel und sitzt aus, "
+                        "kann das Pflichtsolo also nicht mehr spielen"
+                    )
             else:
                 messages.append("Alle Pflichtsoli gespielt")
         return Status(
@@ -861,6 +925,10 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             },
             pflichtsolo_offen=self._pflichtsolo_offen(state, ctx),
         )
+
+
+def _spiele(n: int) -> str:
+    return "1 Spiel" if n == 1 else f"{n} Spiele"
 
 
 def _pkt(n: int) -> str:

@@ -247,6 +247,8 @@ def test_regel_6_abschluss_wenn_alle_pflichtsoli_gespielt_sind() -> None:
     sheet = new_sheet(T)
     for p in ("p1", "p2", "p3", "p4"):
         sheet = add(sheet, "game", typ="bubensolo", re=[p], augen=130)
+    for i in range(4, 16):
+        sheet = add(sheet, "game", **normal_for(i, 4))
     result = score(add(sheet, "close", signed_by="Anna"))
     assert result.status.closed is True
     assert "Alle Pflichtsoli gespielt" in result.status.messages
@@ -261,7 +263,10 @@ def test_korrektur_eines_solos_oeffnet_das_pflichtsolo_wieder() -> None:
 
 
 def test_hausregeln_kennen_kein_pflichtsolo() -> None:
-    result = score(add(add(new_sheet(H), "game", **NORMAL), "close", signed_by="Anna"))
+    sheet = new_sheet(H)
+    for i in range(16):
+        sheet = add(sheet, "game", **normal_for(i, 4))
+    result = score(add(sheet, "close", signed_by="Anna"))
     assert result.status.closed is True
     assert result.status.details["pflichtsolo_offen"] == []
 
@@ -428,3 +433,116 @@ def test_sonderpunkte_grenzen_nennen_die_regel() -> None:
     refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"karlchen": 3}}), "4. Sonderpunkte", "zwei Kreuz-Buben")
     refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"herzstich": 2}}), "Regel 20/22", "höchstens einmal")
     refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=240, sonderpunkte={"re": {"doppelkopf": 7}}), "Regel 20/22", "40 Augen")
+
+
+# -- Regel 1: a Runde has 16 (20) games; closing it early needs a note --------------------------------
+@pytest.mark.parametrize("ruleset", [T, H])
+def test_regel_1_runde_vorzeitig_abschliessen_nur_mit_vermerk(ruleset: str) -> None:
+    """Regel 1: 16 Spiele pro Runde (20 am 5er-Tisch). Closing after 4 games without a note
+    would silently drop 12 games; like the other rulesets, an early close needs ``override``."""
+    sheet = new_sheet(ruleset)
+    for p in ("p1", "p2", "p3", "p4"):
+        sheet = add(sheet, "game", typ="bubensolo", re=[p], augen=130)
+    refused(add(sheet, "close", signed_by="Anna"), "16 bzw. 20 Spiele", "gespielt sind 4: noch 12 offen")
+    result = score(add(sheet, "close", signed_by="Anna", override="Zeit abgelaufen"))
+    assert result.status.closed is True
+    assert [e.text for e in result.lines[-1].explanation] == [
+        "Abgeschlossen und unterschrieben von Anna",
+        "Vorzeitig abgeschlossen nach 4 von 16 Spielen: Zeit abgelaufen",
+    ]
+
+
+# -- Regel 2: 40 cards, every trick has at least 8 Augen -------------------------------------------
+@pytest.mark.parametrize("augen", [1, 7, 233, 239])
+def test_regel_2_ohne_neunen_hat_eine_partei_0_oder_mindestens_8_augen(augen: int) -> None:
+    """Regel 2: without Neunen the lowest card is a Bube (2 Augen), so every trick is worth at
+    least 8 and a side has 0 Augen or at least 8: 1-7 (Re 233-239) is a typo, not a game."""
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=augen), "Regel 2", "mindestens 8 Augen")
+    refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=augen), "Augen", "mindestens 8 Augen")
+    assert play(T, options={"mit_neunen": True}, re=["p1", "p2"], augen=augen)
+
+
+@pytest.mark.parametrize("augen", [0, 8, 232, 240])
+def test_regel_2_grenzen_der_augen_ohne_neunen_gehen(augen: int) -> None:
+    assert play(T, re=["p1", "p2"], augen=augen)
+
+
+def test_regel_6_fuenfertisch_warnt_wenn_der_letzte_geber_sein_pflichtsolo_nicht_mehr_spielen_kann() -> None:
+    """Regel 6 and 25: at a 5-player table the dealer sits out. Before the last game, a
+    player who owes his Pflichtsolo and deals that game can no longer play it: the status
+    must say so (one open Pflichtsolo and one game left looked fine before)."""
+    sheet = new_sheet(T, 5)
+    for p in ("p2", "p3", "p4", "p1"):  # the dealers of games 1-4 are p1-p4
+        sheet = add(sheet, "game", typ="bubensolo", re=[p], augen=130)
+    for i in range(4, 19):
+        sheet = add(sheet, "game", **normal_for(i, 5))
+    status = score(sheet).status
+    assert status.details["spiele_offen"] == 1
+    assert status.details["sitzt_aus"] == "p5"
+    assert status.details["pflichtsolo_offen"] == ["p5"]
+    assert "Spiel 20 von 20, noch 1 Spiel" in status.messages
+    assert "Achtung: Emil gibt das letzte Spiel und sitzt aus, kann das Pflichtsolo also nicht mehr spielen" in status.messages
+
+
+@pytest.mark.parametrize("spiel", ["fortgefuehrt", "wiederholt"])
+def test_hausregel_2_das_spiel_ist_zu_ende_fortfuehren_oder_wiederholen_gibt_es_nicht(spiel: str) -> None:
+    """Hausregel 2: "Hat ein Spieler nicht richtig bedient, dann ist das Spiel zu Ende." A strafe
+    marked "fortgeführt"/"wiederholt" (Regel 24 of the tournament) contradicts that: the line
+    said the game ended while the table would enter the same deal again, counting it twice."""
+    refused(add(new_sheet(H), "strafe", spieler="p2", spiel=spiel), "2. Verwerfen", "zu Ende")
+
+
+def test_regel_12_die_zeile_sagt_dass_die_stille_hochzeit_kein_pflichtsolo_ist() -> None:
+    """Regel 12: a stille Hochzeit is played alone (x3) but is no Pflichtsolo. The line says so
+    and cites the rule, as it does for a Hochzeit without partner (Regel 11)."""
+    first = score(add(new_sheet(T), "game", typ="stille_hochzeit", re=["p3"], augen=150)).lines[0].explanation[0]
+    assert first.rule == "Regel 11/12 (Hochzeit ist kein Pflichtsolo)"
+    assert first.text.startswith("stille Hochzeit, kein Pflichtsolo: Re Carla")
+    house = score(add(new_sheet(H), "game", typ="stille_hochzeit", re=["p3"], augen=150)).lines[0].explanation[0]
+    assert "Pflichtsolo" not in house.text
+
+
+def test_hausregel_1_2_beide_absagen_verfehlt_im_solo_die_ansagen_zaehlen_fuer_die_bessere_seite() -> None:
+    """Hausregel 1.2 counts each Re/Kontra announcement 2 points instead of doubling. When both
+    sides fail their Absagen nobody wins and the net decides: the 2 points must enlarge that
+    net like a doubling does, not always go to the soloist (who got +6 for a net of -2)."""
+    # Re's failed keine 60 gives Kontra 4, Kontra's failed keine 90 gives Re 2: net 2 for Kontra;
+    # "Re" and "Kontra" add 2 each for Kontra: 6 per opponent, -18 for the soloist
+    both = {"re": {"ansage": True, "absage": "keine 60"}, "kontra": {"ansage": True, "absage": "keine 90"}}
+    line = score(add(new_sheet(H), "game", typ="bubensolo", re=["p1"], augen=120, ansagen=both)).lines[0]
+    assert line.points == {"p1": -18, "p2": 6, "p3": 6, "p4": 6}
+    assert line.explanation[3].text == '+ 2 Punkte für "Re" = 4 Punkte für Kontra'
+    # tournament counting of the same game: -2 x2 x2 = -8, x3
+    assert play(T, typ="bubensolo", re=["p1"], augen=120, ansagen=both) == {"p1": -24, "p2": 8, "p3": 8, "p4": 8}
+    # equal failed Absagen: 0, and announcements do not make a winner (0 x2 x2 = 0 in the tournament)
+    even = {"re": {"ansage": True, "absage": "keine 90"}, "kontra": {"ansage": True, "absage": "keine 90"}}
+    assert play(H, typ="bubensolo", re=["p1"], augen=120, ansagen=even) == {"p1": 0, "p2": 0, "p3": 0, "p4": 0}
+
+
+def test_regel_25_meldung_fuer_den_sitzenden_passt_fuer_jeden_spieler() -> None:
+    """Regel 25: the message naming the sitting dealer read "Anna gibt und sitzt aus; er spielt
+    nicht mit"; it must not assume the player's gender."""
+    error = refused(add(new_sheet(T, 5), "game", re=["p1", "p2"], augen=130), "Regel 25", "Anna gibt und sitzt aus")
+    assert " er " not in error.message
+
+
+def test_regel_16_einen_zurueck_auf_beiden_seiten_ohne_ansage_abgewiesen() -> None:
+    """Regel 16: "Einen zurück" is the reply to the other side's announcement. Two replies with
+    no "Re" or "Kontra" to reply to were accepted (each counting the other's reply) and doubled
+    the game twice."""
+    both = {"re": {"zurueck": True}, "kontra": {"zurueck": True}}
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=160, ansagen=both), "Regel 14-16", "Gegenpartei")
+    both = {"re": {"zurueck": True, "absage": "keine 90"}, "kontra": {"zurueck": True}}
+    refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=160, ansagen=both), "Ansagen", "Gegenpartei")
+
+
+def test_regel_20_ein_gefangener_fuchs_liegt_in_den_stichen_der_partei() -> None:
+    """Regel 20: a caught Fuchs (Karo-Ass, 11 Augen) lies in a trick of the catching side; with
+    40 cards that trick has at least 11 + 3 x 2 = 17 Augen, two Füchse at least 11 + 11 + 2 + 2 = 26.
+    Kontra with 9 Augen "catching" a Fuchs is the box ticked on the wrong side."""
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=231, sonderpunkte={"kontra": {"fuchs": 1}}), "Regel 20/22", "Fuchs")
+    refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=25, sonderpunkte={"re": {"fuchs": 2}}), "4. Sonderpunkte", "Füchse")
+    # keine 120, keine 90, keine 60, keine 30 = 4, - 1 for Kontra's Fuchs = 3 for Re
+    assert play(T, re=["p1", "p2"], augen=223, sonderpunkte={"kontra": {"fuchs": 1}})["p3"] == -3
+    # keine 120, gegen (die Alten), keine 90, keine 60, keine 30 = 5, - 2 for Re's Füchse = 3 for Kontra
+    assert play(H, re=["p1", "p2"], augen=26, sonderpunkte={"re": {"fuchs": 2}})["p3"] == 3

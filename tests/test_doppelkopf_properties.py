@@ -16,6 +16,8 @@ from scoring import Entry, Participant, Sheet, find_ruleset
 
 SOLI = ["fleischloser", "bubensolo", "damensolo", "trumpfsolo", "farbsolo"]
 ABSAGEN = [None, "keine 90", "keine 60", "keine 30", "schwarz"]
+#: Augen of Re without Neunen (Regel 2): each side has 0 or at least 8 (a trick is worth 8 at least).
+AUGEN = st.integers(0, 240).filter(lambda a: a in (0, 240) or 8 <= a <= 232)
 
 
 @st.composite
@@ -46,7 +48,7 @@ def sonderpunkte(draw: st.DrawFn, augen: int, house: bool, schwein: bool) -> dic
         if own == 0:
             continue  # schwarz: no trick, no special points
         dk = draw(st.integers(0, min(2, own // 40)))
-        fuchs = draw(st.integers(0, fuechse_left))
+        fuchs = draw(st.integers(0, min(fuechse_left, 2 if own >= 26 else 1 if own >= 17 else 0)))
         fuechse_left -= fuchs
         karl = draw(st.integers(0, 2 if house else 1)) if karl_side == side else 0
         herz = 0 if house else draw(st.integers(0, 1))
@@ -85,7 +87,7 @@ def runde(draw: st.DrawFn, ruleset: str) -> Sheet:
         else:
             re = [draw(st.sampled_from(active))]
         solo = typ in SOLI or typ == "koehler" or (typ == "hochzeit" and len(re) == 1)
-        augen = draw(st.one_of(st.integers(0, 240), st.sampled_from([0, 90, 119, 120, 121, 150, 151, 240])))
+        augen = draw(st.one_of(AUGEN, st.sampled_from([0, 8, 90, 119, 120, 121, 150, 151, 232, 240])))
         schwein = house and typ in ("normal", "hochzeit", "stille_hochzeit", "armut", "trumpfsolo") and draw(st.booleans())
         data: dict[str, Any] = {"typ": typ, "re": list(re), "augen": augen, "ansagen": draw(ansagen()), "schwein": schwein}
         if not solo:
@@ -154,7 +156,7 @@ def test_einzelspieler_bekommt_das_dreifache_jedes_gegenspielers(data: st.DataOb
 
 @settings(max_examples=150, deadline=None)
 @given(
-    augen=st.integers(0, 240),
+    augen=AUGEN,
     ann=ansagen(),
     typ=st.sampled_from(["normal", "stille_hochzeit"]),
 )
@@ -173,7 +175,7 @@ def test_ohne_sonderpunkte_zaehlen_turnier_und_hausregeln_ein_normalspiel_gleich
 
 
 @settings(max_examples=150, deadline=None)
-@given(augen=st.integers(0, 240), ann=ansagen())
+@given(augen=AUGEN, ann=ansagen())
 def test_ohne_sonderpunkte_bekommt_der_gewinner_plus(augen: int, ann: dict[str, Any]) -> None:
     """Regel 23: plus for the winners. Who wins is read from the first explanation."""
     rs = find_ruleset("doppelkopf-turnier")
