@@ -15,6 +15,8 @@ to ``target`` points (Regel 1: 15). Each entry is one deal:
   Bummerl is scored 30:0 against the cheater (Regel 10).
 - ``zeitlimit``: the time limit ended the Durchgang: the open Bummerl ends with the points
   written and no winner, both teams get their written points (Regel 11).
+- ``close``: sign the sheet. Before the Durchgang is over only with the Turnierleitung's
+  note (``override``); the open Bummerl then ends as at the time limit (Regel 11).
 
 How this ruleset reads the document where it is not explicit:
 
@@ -47,7 +49,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .engine import Context, Explanation, Outcome, Ruleset, RuleViolation, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Status
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -296,6 +298,28 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         if state.games_in_bummerl:
             reasons.append(self._close_bummerl(state, ctx, winner=None, ended_by="zeitlimit"))
         state.ended_by_time = True
+        return Outcome({}, reasons, stand)
+
+    def on_close(self, state: _State, data: CloseData, ctx: Context[WattenOptions]) -> Outcome:
+        """Close and sign. Before the Durchgang is over (Regel 1) only the Turnierleitung may end
+        it (Regel 11): that needs its note (``override``), and the open Bummerl then ends with the
+        written points and no winner, as at the time limit."""
+        reasons = list(super().on_close(state, data, ctx).explanation)
+        stand = None
+        if not self._finished(state, ctx):
+            number = len(state.bummerl) + 1
+            if data.override is None:
+                raise RuleViolation(
+                    R11,
+                    f"Der Durchgang ist nicht beendet (Bummerl {number} von {ctx.options.bummerl_count}, "
+                    f"Stand {self._stand_text(state, ctx)}); vorzeitig abschließen nur mit Vermerk der "
+                    "Turnierleitung (override) oder nach dem Eintrag 'zeitlimit'",
+                )
+            stand = dict(state.stand)
+            reasons.append(Explanation(rule=R11, text=f"Vorzeitig abgeschlossen, Vermerk der Turnierleitung: {data.override}"))
+            if state.games_in_bummerl:
+                reasons.append(self._close_bummerl(state, ctx, winner=None, ended_by="zeitlimit"))
+            state.ended_by_time = True
         return Outcome({}, reasons, stand)
 
     # -- reading -----------------------------------------------------------------------------

@@ -93,7 +93,8 @@ def test_entry_shape_is_checked() -> None:
 
 
 def test_close_signs_the_sheet_and_only_corrections_follow() -> None:
-    closed = sheet_with(game("A"), Entry(kind="close", data={"signed_by": "Sepp"}))
+    # Mid-Durchgang, so Watten wants the Turnierleitung's note (Regel 11) to close.
+    closed = sheet_with(game("A"), Entry(kind="close", data={"signed_by": "Sepp", "override": "Abbruch"}))
     score = WATTEN.score(closed)
     assert score.status.closed and score.status.finished
     assert score.lines[-1].explanation[0].text == "Abgeschlossen und unterschrieben von Sepp"

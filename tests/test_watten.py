@@ -270,3 +270,29 @@ def test_regel_13_ohne_direkten_vergleich_entscheidungsbummerl() -> None:
     top = [r for r in table if r.rank == 1]
     assert {r.key for r in top} == {"#1", "#3"}
     assert all(r.decided_by.startswith("Entscheidungsbummerl nötig") for r in top)
+
+
+# Abschluss (Regel 1 and 11) --------------------------------------------------------------------
+def test_regel_1_und_11_abschluss_vor_dem_ende_des_durchgangs_nur_mit_vermerk() -> None:
+    """Regel 1: a Durchgang is 3 Bummerl; Regel 11: only the Turnierleitung ends it early, and then
+    the open Bummerl ends with the written points. A plain signature mid-Durchgang used to be
+    accepted and silently dropped the open Bummerl (10:0 here) from the result."""
+    sheet = play(new_sheet(), game("A", 5), game("A", 5))
+    error = refused(sheet, "close", {"signed_by": "Sepp"})
+    assert error.rule.startswith("Regel 11") and "nicht beendet" in error.message and error.entry == 3
+    early = play(sheet, ("close", {"signed_by": "Sepp", "override": "Turnierleitung bricht ab"}))
+    score = WATTEN.score(early)
+    assert score.status.closed and score.status.finished and score.status.dealer is None
+    res = result(early)
+    assert res.finished and res.bummerl[-1].winner is None and res.bummerl[-1].score == {"A": 10, "B": 0}
+    assert res.teams["A"].points == 10
+    assert "Turnierleitung bricht ab" in score.lines[-1].explanation[1].text
+
+
+def test_regel_1_abschluss_nach_dem_durchgang_braucht_keinen_vermerk() -> None:
+    sheet = new_sheet(bummerl_count=1)
+    sheet = play(sheet, game("A", 5), game("A", 5), game("A", 5), ("close", {"signed_by": "Sepp"}))
+    score = WATTEN.score(sheet)
+    assert score.status.closed and result(sheet).bummerl[0].score == {"A": 30, "B": 0}
+    timed = play(new_sheet(), game("A", 5), ("zeitlimit", {}), ("close", {"signed_by": "Sepp"}))
+    assert WATTEN.score(timed).status.closed
