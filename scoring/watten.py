@@ -199,7 +199,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             loser = state.other(winner)
             score = {winner: base - state.stand[loser], loser: state.stand[loser]}
             text = (
-                f"Bummerl {number} gewinnt {ctx.name(winner)} {self._stand_text(state, ctx)}: "
+                f"Bummerl {number} gewinnt {ctx.name(winner)} {state.stand[winner]}:{state.stand[loser]}: "
                 f"{base}-{state.stand[loser]} = {score[winner]} für {ctx.name(winner)}, {score[loser]} für {ctx.name(loser)}"
             )
             rule = R12

@@ -296,3 +296,10 @@ def test_regel_1_abschluss_nach_dem_durchgang_braucht_keinen_vermerk() -> None:
     assert score.status.closed and result(sheet).bummerl[0].score == {"A": 30, "B": 0}
     timed = play(new_sheet(), game("A", 5), ("zeitlimit", {}), ("close", {"signed_by": "Sepp"}))
     assert WATTEN.score(timed).status.closed
+
+
+def test_regel_12_erklaerung_nennt_den_spielausgang_wie_das_beispiel_sieger_zuerst() -> None:
+    """Regel 12 writes the Spielausgang winner first ("15:8"); a B win read "gewinnt Kartlbrüder 8:15"."""
+    sheet = play(new_sheet(), game("B", 4), game("A", 3), game("B", 5), game("A", 5), game("B", 4), game("B", 2))
+    text = WATTEN.score(sheet).lines[-1].explanation[-1].text
+    assert text.startswith("Bummerl 1 gewinnt Kartlbrüder 15:8: 30-8 = 22 für Kartlbrüder, 8 für Sautreiber")
