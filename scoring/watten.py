@@ -367,12 +367,26 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
 
     # -- tournament ----------------------------------------------------------------------------
     def standings(self, sheets: Sequence[Sheet]) -> tuple[Standing, ...]:
-        """Regel 13: the ranking over all Durchgänge (one sheet per table and Durchgang)."""
+        """Regel 13: the ranking over all Durchgänge (one sheet per table and Durchgang).
+
+        Only finished Durchgänge are ranked: a sheet still being played is refused, since its
+        open Bummerl would be missing from a ranking that looks final."""
         rows: dict[str, _Row] = {}
         meetings: dict[frozenset[str], dict[str, int]] = {}
         for sheet in sheets:
             result = self.score(sheet).result
             assert isinstance(result, WattenResult)
+            if not result.finished:
+                a, b = sheet.participants
+                context = sheet.context
+                places = [f"{context.round_label} {context.round}" if context.round else "", f"Tisch {context.table}" if context.table else ""]
+                where = ", ".join(p for p in places if p)
+                count = self.options(sheet.ruleset.options).bummerl_count
+                raise RuleViolation(
+                    R13,
+                    f"Das Blatt {a.name} gegen {b.name}{f' ({where})' if where else ''} ist nicht beendet "
+                    f"({len(result.bummerl)} von {count} Bummerl gespielt): erst fertig spielen oder das Zeitlimit eintragen (Regel 11)",
+                )
             keys = {p.id: p.key for p in sheet.participants}
             for pid, team in result.teams.items():
                 row = rows.setdefault(keys[pid], _Row(keys[pid], sheet.participant(pid).name))

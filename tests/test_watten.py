@@ -303,3 +303,16 @@ def test_regel_12_erklaerung_nennt_den_spielausgang_wie_das_beispiel_sieger_zuer
     sheet = play(new_sheet(), game("B", 4), game("A", 3), game("B", 5), game("A", 5), game("B", 4), game("B", 2))
     text = WATTEN.score(sheet).lines[-1].explanation[-1].text
     assert text.startswith("Bummerl 1 gewinnt Kartlbrüder 15:8: 30-8 = 22 für Kartlbrüder, 8 für Sautreiber")
+
+
+def test_regel_13_rangliste_nur_ueber_beendete_durchgaenge() -> None:
+    """Regel 13 ranks whole Durchgänge (Regel 1: 3 Bummerl, or Regel 11: ended by time). A sheet still
+    being played used to be ranked without its open Bummerl, a ranking that looks final but is not."""
+    done = durchgang(1, 2, *WIN_A_15_0, *WIN_A_15_0, *WIN_B_15_0)
+    playing = durchgang(3, 4, *WIN_A_15_0, game("B", 5), round=2)
+    with pytest.raises(RuleViolation) as info:
+        WATTEN.standings([done, playing])
+    assert info.value.rule.startswith("Regel 13") and "nicht beendet" in info.value.message
+    assert "Team 3" in info.value.message and "Durchgang 2" in info.value.message
+    timed = playing.with_entry(Entry(kind="zeitlimit"))
+    assert [r.key for r in WATTEN.standings([done, timed])][:1] == ["#1"]
