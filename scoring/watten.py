@@ -204,6 +204,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             )
             rule = R12
         score = {t: score[t] for t in state.teams}
+        assert winner is None or sum(score.values()) == base, f"a won Bummerl scores {base} in all: {score}"
         state.bummerl.append(
             BummerlResult(number=number, stand=dict(state.stand), winner=winner, ended_by=ended_by, score=score)
         )
