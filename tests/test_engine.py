@@ -139,3 +139,15 @@ def test_participants_must_be_unique() -> None:
 
 def test_effective_entries_of_an_empty_log() -> None:
     assert effective_entries(()) == []
+
+
+def test_a_closed_sheet_names_no_dealer() -> None:
+    """A closed sheet is finished: nothing more is dealt, so ``status.dealer`` is None for every
+    ruleset, even where the ruleset itself allows closing mid-round (Doppelkopf house rules)."""
+    from .conftest import ROOT
+
+    example = Sheet.from_json((ROOT / "docs" / "examples" / "doppelkopf-haus.json").read_bytes())
+    ruleset = find_ruleset(example.ruleset.id)
+    closed = example.model_copy(update={"entries": (example.entries[0], Entry(kind="close", data={"signed_by": "Emil"}))})
+    status = ruleset.score(closed).status
+    assert status.closed and status.finished and status.dealer is None
