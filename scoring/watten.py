@@ -146,6 +146,16 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         "zeitlimit": ZeitlimitData,
     }
 
+    def check_participants(self, sheet: Sheet) -> None:
+        """Two teams; the Startnummer (else the name) is a team's identity for dealing first
+        (Regel 3) and across Durchgänge (Regel 13), so it must differ."""
+        super().check_participants(sheet)
+        a, b = sheet.participants
+        if a.start_number is not None and a.start_number == b.start_number:
+            raise RuleViolation("Teilnehmer", f"Beide Mannschaften haben die Startnummer {a.start_number}")
+        if a.start_number is None and b.start_number is None and a.name.strip().casefold() == b.name.strip().casefold():
+            raise RuleViolation("Teilnehmer", f"Beide Mannschaften heißen {a.name.strip()} (gleicher Name ohne Startnummer)")
+
     # -- state -----------------------------------------------------------------------------
     def start(self, ctx: Context[WattenOptions]) -> _State:
         a, b = ctx.sheet.participants

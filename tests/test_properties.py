@@ -29,7 +29,7 @@ entries = st.one_of(
 @st.composite
 def sheets(draw: st.DrawFn) -> Sheet:
     """A valid sheet: random entries, each kept only if the rules accept it (as the app does)."""
-    start_a, start_b = draw(st.integers(1, 50)), draw(st.integers(1, 50))
+    start_a, start_b = draw(st.lists(st.integers(1, 50), min_size=2, max_size=2, unique=True))
     teams = (Participant(id="A", name="Sautreiber", start_number=start_a), Participant(id="B", name="Kartlbrüder", start_number=start_b))
     sheet = WATTEN.new_sheet(teams, SheetContext(round_label="Durchgang", round=1))
     for entry in draw(st.lists(entries, max_size=60)):

@@ -203,6 +203,17 @@ def test_unbekannte_mannschaft_wird_abgelehnt() -> None:
     assert "sitzt nicht an diesem Tisch" in error.message
 
 
+def test_regel_3_und_13_eine_startnummer_zweimal_am_tisch_wird_abgelehnt() -> None:
+    """The Startnummer decides who deals first (Regel 3) and is the team across Durchgänge
+    (Regel 13): two teams with one number used to be accepted and merged into one ranking row."""
+    with pytest.raises(RuleViolation) as info:
+        new_sheet(start_a=4, start_b=4)
+    assert info.value.rule == "Teilnehmer" and "Startnummer 4" in info.value.message
+    teams = [Participant(id="A", name="Sautreiber"), Participant(id="B", name=" sautreiber")]
+    with pytest.raises(RuleViolation, match="gleicher Name"):
+        WATTEN.new_sheet(teams)
+
+
 def test_drei_mannschaften_sind_kein_watten() -> None:
     teams = [Participant(id=x, name=x) for x in "ABC"]
     with pytest.raises(RuleViolation, match="2 Mannschaften"):
