@@ -241,7 +241,8 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             if value >= 4:
                 raise RuleViolation(R8, f"{ctx.name(loser)} ist gspannt und kann nicht mehr auf {value} ausgeschafft werden")
             if value != 3:
-                raise RuleViolation(R8, f"Gegen die gspannte Mannschaft {ctx.name(loser)} zählt ein gewonnenes Spiel 3, nicht {value}")
+                hint = f"; ist {ctx.name(loser)} gegangen, das als 'gehen' eintragen (dann 2)" if value == 2 else ""
+                raise RuleViolation(R8, f"Gegen die gspannte Mannschaft {ctx.name(loser)} zählt ein gewonnenes Spiel 3, nicht {value}{hint}")
             reason = Explanation(
                 rule=R8,
                 text=f"{ctx.name(loser)} ist gspannt und ging nicht: {ctx.name(winner)} gewinnt und schreibt 3",

@@ -151,4 +151,3 @@ def test_a_closed_sheet_names_no_dealer() -> None:
     closed = example.model_copy(update={"entries": (example.entries[0], Entry(kind="close", data={"signed_by": "Emil"}))})
     status = ruleset.score(closed).status
     assert status.closed and status.finished and status.dealer is None
-

@@ -327,3 +327,10 @@ def test_regel_13_rangliste_nur_ueber_beendete_durchgaenge() -> None:
     assert "Team 3" in info.value.message and "Durchgang 2" in info.value.message
     timed = playing.with_entry(Entry(kind="zeitlimit"))
     assert [r.key for r in WATTEN.standings([done, timed])][:1] == ["#1"]
+
+
+def test_regel_8_zwei_gegen_gspannte_verweist_auf_gehen() -> None:
+    """Regel 8: against a gspannt team the 2 only comes from its going; a table that types the 2
+    as a game must be told which entry gives it, not just that a game is worth 3."""
+    error = refused(play(new_sheet(), *to_13("A")), "game", {"winner": "B", "value": 2})
+    assert error.rule.startswith("Regel 8") and "'gehen'" in error.message and "Sautreiber" in error.message
