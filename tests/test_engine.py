@@ -151,3 +151,13 @@ def test_a_closed_sheet_names_no_dealer() -> None:
     closed = example.model_copy(update={"entries": (example.entries[0], Entry(kind="close", data={"signed_by": "Emil"}))})
     status = ruleset.score(closed).status
     assert status.closed and status.finished and status.dealer is None
+
+
+def test_a_sheet_of_a_newer_format_is_refused() -> None:
+    """docs/sheet-format.md: ``format_version`` is raised when the format changes, so a sheet
+    written in a newer format must not be read as version 1 (it used to be accepted as is)."""
+    text = sheet_with(game("A")).model_dump(mode="json") | {"format_version": 2}
+    with pytest.raises(ValidationError, match="Format-Version 2"):
+        Sheet.model_validate(text)
+    with pytest.raises(ValidationError):
+        Sheet.model_validate(text | {"format_version": 0})
