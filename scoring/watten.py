@@ -265,7 +265,13 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
 
     def on_gehen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
         """Regel 8: the gspannt team goes after the announcement; the opponents get 2."""
-        return self._gspannt_gives_2(state, data.team, ctx, "Gehen darf nur eine gspannte Mannschaft", "geht")
+        return self._gspannt_gives_2(
+            state,
+            data.team,
+            ctx,
+            "Gehen darf nur eine gspannte Mannschaft (sonst als Spiel der Gegner zum Wert vor dem Ausschaffen eintragen)",
+            "geht",
+        )
 
     def on_ausschaffen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
         """Regel 8: a gspannt team may not raise itself; if it does, the opponents write 2."""

@@ -334,3 +334,10 @@ def test_regel_8_zwei_gegen_gspannte_verweist_auf_gehen() -> None:
     as a game must be told which entry gives it, not just that a game is worth 3."""
     error = refused(play(new_sheet(), *to_13("A")), "game", {"winner": "B", "value": 2})
     assert error.rule.startswith("Regel 8") and "'gehen'" in error.message and "Sautreiber" in error.message
+
+
+def test_regel_8_gehen_ohne_gspannt_sagt_wie_man_es_eintraegt() -> None:
+    """Regel 8's 'gehen' is the gspannt team's; an ordinary team that goes after an Ausschaffen
+    concedes the game at its value before the raise, and the refusal must say so."""
+    error = refused(play(new_sheet(), game("A", 4)), "gehen", {"team": "B"})
+    assert error.rule.startswith("Regel 8") and "als Spiel" in error.message
