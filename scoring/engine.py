@@ -316,7 +316,7 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             )
         status = self.status(state, ctx)
         if closed:
-            status = status.model_copy(update={"closed": True, "finished": True})
+            status = status.model_copy(update={"closed": True, "finished": True, "dealer": None})
         return Score(ruleset=sheet.ruleset, lines=tuple(lines), totals=totals, status=status, result=self.result(state, ctx))
 
     def check(self, sheet: Sheet, entry: Entry) -> Score:

@@ -122,12 +122,19 @@ class Sheet(Frozen):
     """A scoresheet (Tischliste) of one table for one round."""
 
     format: Literal["tischblock-sheet"] = "tischblock-sheet"
-    format_version: int = SHEET_FORMAT_VERSION
+    format_version: int = Field(default=SHEET_FORMAT_VERSION, ge=1)
     id: uuid.UUID = Field(default_factory=uuid.uuid4)
     ruleset: RulesetRef
     participants: tuple[Participant, ...] = Field(min_length=1)
     context: SheetContext = SheetContext()
     entries: tuple[Entry, ...] = ()
+
+    @field_validator("format_version")
+    @classmethod
+    def _known_format(cls, value: int) -> int:
+        if value > SHEET_FORMAT_VERSION:
+            raise ValueError(f"Das Blatt hat Format-Version {value}; diese App kennt bis Version {SHEET_FORMAT_VERSION}")
+        return value
 
     @field_validator("participants")
     @classmethod

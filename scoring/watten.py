@@ -15,6 +15,8 @@ to ``target`` points (Regel 1: 15). Each entry is one deal:
   Bummerl is scored 30:0 against the cheater (Regel 10).
 - ``zeitlimit``: the time limit ended the Durchgang: the open Bummerl ends with the points
   written and no winner, both teams get their written points (Regel 11).
+- ``close``: sign the sheet. Before the Durchgang is over only with the Turnierleitung's
+  note (``override``); the open Bummerl then ends as at the time limit (Regel 11).
 
 How this ruleset reads the document where it is not explicit:
 
@@ -47,7 +49,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .engine import Context, Explanation, Outcome, Ruleset, RuleViolation, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Status
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -144,6 +146,16 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         "zeitlimit": ZeitlimitData,
     }
 
+    def check_participants(self, sheet: Sheet) -> None:
+        """Two teams; the Startnummer (else the name) is a team's identity for dealing first
+        (Regel 3) and across Durchgänge (Regel 13), so it must differ."""
+        super().check_participants(sheet)
+        a, b = sheet.participants
+        if a.start_number is not None and a.start_number == b.start_number:
+            raise RuleViolation("Teilnehmer", f"Beide Mannschaften haben die Startnummer {a.start_number}")
+        if a.start_number is None and b.start_number is None and a.name.strip().casefold() == b.name.strip().casefold():
+            raise RuleViolation("Teilnehmer", f"Beide Mannschaften heißen {a.name.strip()} (gleicher Name ohne Startnummer)")
+
     # -- state -----------------------------------------------------------------------------
     def start(self, ctx: Context[WattenOptions]) -> _State:
         a, b = ctx.sheet.participants
@@ -197,11 +209,12 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             loser = state.other(winner)
             score = {winner: base - state.stand[loser], loser: state.stand[loser]}
             text = (
-                f"Bummerl {number} gewinnt {ctx.name(winner)} {self._stand_text(state, ctx)}: "
+                f"Bummerl {number} gewinnt {ctx.name(winner)} {state.stand[winner]}:{state.stand[loser]}: "
                 f"{base}-{state.stand[loser]} = {score[winner]} für {ctx.name(winner)}, {score[loser]} für {ctx.name(loser)}"
             )
             rule = R12
         score = {t: score[t] for t in state.teams}
+        assert winner is None or sum(score.values()) == base, f"a won Bummerl scores {base} in all: {score}"
         state.bummerl.append(
             BummerlResult(number=number, stand=dict(state.stand), winner=winner, ended_by=ended_by, score=score)
         )
@@ -228,7 +241,8 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             if value >= 4:
                 raise RuleViolation(R8, f"{ctx.name(loser)} ist gspannt und kann nicht mehr auf {value} ausgeschafft werden")
             if value != 3:
-                raise RuleViolation(R8, f"Gegen die gspannte Mannschaft {ctx.name(loser)} zählt ein gewonnenes Spiel 3, nicht {value}")
+                hint = f"; ist {ctx.name(loser)} gegangen, das als 'gehen' eintragen (dann 2)" if value == 2 else ""
+                raise RuleViolation(R8, f"Gegen die gspannte Mannschaft {ctx.name(loser)} zählt ein gewonnenes Spiel 3, nicht {value}{hint}")
             reason = Explanation(
                 rule=R8,
                 text=f"{ctx.name(loser)} ist gspannt und ging nicht: {ctx.name(winner)} gewinnt und schreibt 3",
@@ -251,7 +265,13 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
 
     def on_gehen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
         """Regel 8: the gspannt team goes after the announcement; the opponents get 2."""
-        return self._gspannt_gives_2(state, data.team, ctx, "Gehen darf nur eine gspannte Mannschaft", "geht")
+        return self._gspannt_gives_2(
+            state,
+            data.team,
+            ctx,
+            "Gehen darf nur eine gspannte Mannschaft (sonst als Spiel der Gegner zum Wert vor dem Ausschaffen eintragen)",
+            "geht",
+        )
 
     def on_ausschaffen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
         """Regel 8: a gspannt team may not raise itself; if it does, the opponents write 2."""
@@ -296,6 +316,28 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         if state.games_in_bummerl:
             reasons.append(self._close_bummerl(state, ctx, winner=None, ended_by="zeitlimit"))
         state.ended_by_time = True
+        return Outcome({}, reasons, stand)
+
+    def on_close(self, state: _State, data: CloseData, ctx: Context[WattenOptions]) -> Outcome:
+        """Close and sign. Before the Durchgang is over (Regel 1) only the Turnierleitung may end
+        it (Regel 11): that needs its note (``override``), and the open Bummerl then ends with the
+        written points and no winner, as at the time limit."""
+        reasons = list(super().on_close(state, data, ctx).explanation)
+        stand = None
+        if not self._finished(state, ctx):
+            number = len(state.bummerl) + 1
+            if data.override is None:
+                raise RuleViolation(
+                    R11,
+                    f"Der Durchgang ist nicht beendet (Bummerl {number} von {ctx.options.bummerl_count}, "
+                    f"Stand {self._stand_text(state, ctx)}); vorzeitig abschließen nur mit Vermerk der "
+                    "Turnierleitung (override) oder nach dem Eintrag 'zeitlimit'",
+                )
+            stand = dict(state.stand)
+            reasons.append(Explanation(rule=R11, text=f"Vorzeitig abgeschlossen, Vermerk der Turnierleitung: {data.override}"))
+            if state.games_in_bummerl:
+                reasons.append(self._close_bummerl(state, ctx, winner=None, ended_by="zeitlimit"))
+            state.ended_by_time = True
         return Outcome({}, reasons, stand)
 
     # -- reading -----------------------------------------------------------------------------
@@ -343,12 +385,26 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
 
     # -- tournament ----------------------------------------------------------------------------
     def standings(self, sheets: Sequence[Sheet]) -> tuple[Standing, ...]:
-        """Regel 13: the ranking over all Durchgänge (one sheet per table and Durchgang)."""
+        """Regel 13: the ranking over all Durchgänge (one sheet per table and Durchgang).
+
+        Only finished Durchgänge are ranked: a sheet still being played is refused, since its
+        open Bummerl would be missing from a ranking that looks final."""
         rows: dict[str, _Row] = {}
         meetings: dict[frozenset[str], dict[str, int]] = {}
         for sheet in sheets:
             result = self.score(sheet).result
             assert isinstance(result, WattenResult)
+            if not result.finished:
+                a, b = sheet.participants
+                context = sheet.context
+                places = [f"{context.round_label} {context.round}" if context.round else "", f"Tisch {context.table}" if context.table else ""]
+                where = ", ".join(p for p in places if p)
+                count = self.options(sheet.ruleset.options).bummerl_count
+                raise RuleViolation(
+                    R13,
+                    f"Das Blatt {a.name} gegen {b.name}{f' ({where})' if where else ''} ist nicht beendet "
+                    f"({len(result.bummerl)} von {count} Bummerl gespielt): erst fertig spielen oder das Zeitlimit eintragen (Regel 11)",
+                )
             keys = {p.id: p.key for p in sheet.participants}
             for pid, team in result.teams.items():
                 row = rows.setdefault(keys[pid], _Row(keys[pid], sheet.participant(pid).name))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,14 @@ from scoring import Entry, Participant, Ruleset, RuleViolation, Score, Sheet
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 RULES = ROOT.parent / "shared" / "rules"
+
+
+def checkout_env() -> dict[str, str]:
+    """The environment for a child process that must run this checkout's code: the venv's
+    ``tischblock`` script may be an editable install of another worktree."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return env
 
 
 def assert_subset(expected: Any, actual: Any, path: str = "") -> None:

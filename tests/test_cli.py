@@ -11,13 +11,16 @@ import pytest
 
 from scoring import all_rulesets
 
-from .conftest import ROOT
+from .conftest import ROOT, checkout_env
 
 
 def tischblock(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``tischblock`` script on this checkout's code (``PYTHONPATH`` beats an
+    editable install of another worktree)."""
     script = Path(sys.executable).parent / "tischblock"
     command = [str(script)] if script.exists() else [sys.executable, str(ROOT / "cli.py")]
-    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, text=True, timeout=60, check=False)
+    env = checkout_env()
+    return subprocess.run([*command, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=False)
 
 
 def test_score_prints_lines_totals_status_result_as_json() -> None:

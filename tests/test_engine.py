@@ -93,7 +93,8 @@ def test_entry_shape_is_checked() -> None:
 
 
 def test_close_signs_the_sheet_and_only_corrections_follow() -> None:
-    closed = sheet_with(game("A"), Entry(kind="close", data={"signed_by": "Sepp"}))
+    # Mid-Durchgang, so Watten wants the Turnierleitung's note (Regel 11) to close.
+    closed = sheet_with(game("A"), Entry(kind="close", data={"signed_by": "Sepp", "override": "Abbruch"}))
     score = WATTEN.score(closed)
     assert score.status.closed and score.status.finished
     assert score.lines[-1].explanation[0].text == "Abgeschlossen und unterschrieben von Sepp"
@@ -138,3 +139,25 @@ def test_participants_must_be_unique() -> None:
 
 def test_effective_entries_of_an_empty_log() -> None:
     assert effective_entries(()) == []
+
+
+def test_a_closed_sheet_names_no_dealer() -> None:
+    """A closed sheet is finished: nothing more is dealt, so ``status.dealer`` is None for every
+    ruleset, even where the ruleset itself allows closing mid-round (Doppelkopf house rules)."""
+    from .conftest import ROOT
+
+    example = Sheet.from_json((ROOT / "docs" / "examples" / "doppelkopf-haus.json").read_bytes())
+    ruleset = find_ruleset(example.ruleset.id)
+    closed = example.model_copy(update={"entries": (example.entries[0], Entry(kind="close", data={"signed_by": "Emil"}))})
+    status = ruleset.score(closed).status
+    assert status.closed and status.finished and status.dealer is None
+
+
+def test_a_sheet_of_a_newer_format_is_refused() -> None:
+    """docs/sheet-format.md: ``format_version`` is raised when the format changes, so a sheet
+    written in a newer format must not be read as version 1 (it used to be accepted as is)."""
+    text = sheet_with(game("A")).model_dump(mode="json") | {"format_version": 2}
+    with pytest.raises(ValidationError, match="Format-Version 2"):
+        Sheet.model_validate(text)
+    with pytest.raises(ValidationError):
+        Sheet.model_validate(text | {"format_version": 0})

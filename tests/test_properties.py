@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import Entry, Participant, Replacement, RuleViolation, Sheet, SheetContext, find_ruleset
+from scoring.watten import WattenResult
 
 WATTEN = find_ruleset("watten-turnier")
 
@@ -28,7 +29,7 @@ entries = st.one_of(
 @st.composite
 def sheets(draw: st.DrawFn) -> Sheet:
     """A valid sheet: random entries, each kept only if the rules accept it (as the app does)."""
-    start_a, start_b = draw(st.integers(1, 50)), draw(st.integers(1, 50))
+    start_a, start_b = draw(st.lists(st.integers(1, 50), min_size=2, max_size=2, unique=True))
     teams = (Participant(id="A", name="Sautreiber", start_number=start_a), Participant(id="B", name="Kartlbrüder", start_number=start_b))
     sheet = WATTEN.new_sheet(teams, SheetContext(round_label="Durchgang", round=1))
     for entry in draw(st.lists(entries, max_size=60)):
@@ -37,6 +38,14 @@ def sheets(draw: st.DrawFn) -> Sheet:
         except RuleViolation:
             continue
         sheet = sheet.with_entry(entry)
+    closing = draw(st.sampled_from([None, {}, {"override": "Abbruch durch die Turnierleitung"}]))
+    if closing is not None:
+        close = Entry(kind="close", data={"signed_by": "Sepp"} | closing)
+        try:
+            WATTEN.check(sheet, close)
+        except RuleViolation:
+            return sheet
+        sheet = sheet.with_entry(close)
     return sheet
 
 
@@ -87,3 +96,26 @@ def test_voiding_the_last_entry_restores_totals_and_status(sheet: Sheet, entry: 
     assert after.totals == before.totals
     assert after.status == before.status
     assert after.result == before.result
+
+
+@settings(max_examples=150, deadline=None)
+@given(sheets())
+def test_watten_bummerl_invariants(sheet: Sheet) -> None:
+    """Regel 12: a won Bummerl scores 30 in all (30 minus the loser's points, plus those points);
+    Regel 10: 30:0; Regel 11: a Bummerl without winner gives the written points, below 15.
+    The written totals are the Bummerl stands plus the open one; a finished sheet names no dealer."""
+    score = WATTEN.score(sheet)
+    result = score.result
+    assert isinstance(result, WattenResult)
+    for bummerl in result.bummerl:
+        if bummerl.ended_by == "zeitlimit":
+            assert bummerl.winner is None and bummerl.score == bummerl.stand
+            assert all(points < 15 for points in bummerl.stand.values())
+        else:
+            assert bummerl.winner is not None and sum(bummerl.score.values()) == 30
+        if bummerl.ended_by == "ziel":
+            assert bummerl.stand[bummerl.winner] >= 15 > min(bummerl.stand.values())
+    for team in ("A", "B"):
+        assert result.teams[team].written == score.totals[team]
+        assert result.teams[team].points == sum(b.score[team] for b in result.bummerl)
+    assert (score.status.dealer is None) == score.status.finished == result.finished

@@ -42,7 +42,7 @@ def test_export_and_import_restore_everything(tmp_path: Path) -> None:
     store = new_store(tmp_path)
     sheets = [watten(store, table=1, games="AAB"), watten(store, table=2, games="B")]
     store.correct(sheets[0].id, 1, "game", {"winner": "B"}, reason="verschrieben")
-    store.close(sheets[1].id, signed_by="Vroni")
+    store.close(sheets[1].id, signed_by="Vroni", override="Abbruch durch die Turnierleitung")  # mid-Durchgang
     store.mark_queued(sheets[1].id)
     assert export_backup(store, tmp_path / "backup.json") == 2
     restored = new_store(tmp_path, "restored")

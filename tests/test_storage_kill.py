@@ -61,7 +61,7 @@ def _writer(root: Path, fd: int, current: str | None, seed: int) -> None:
                 store.list_sheets()
                 continue
             else:
-                entry = Entry(kind="close", data={"signed_by": "Kill-Test"})
+                entry = Entry(kind="close", data={"signed_by": "Kill-Test", "override": "Kill-Test"})  # also mid-Durchgang
             sheet = store.append(current, entry)
         except RuleViolation:
             if entry.kind not in ("void", "correction"):

@@ -109,8 +109,11 @@ def test_a_correction_the_rules_refuse_writes_nothing(tmp_path: Path) -> None:
 def test_close_and_sign(tmp_path: Path) -> None:
     store = new_store(tmp_path)
     sheet = watten(store, games="AB")
-    closed = store.close(sheet.id, signed_by="Sepp Huber")
-    assert closed.entries[-1].kind == "close" and closed.entries[-1].data == {"signed_by": "Sepp Huber"}
+    with pytest.raises(RuleViolation, match="nicht beendet"):  # mid-Durchgang (Watten Regel 11)
+        store.close(sheet.id, signed_by="Sepp Huber")
+    closed = store.close(sheet.id, signed_by="Sepp Huber", override="Abbruch durch die Turnierleitung")
+    assert closed.entries[-1].kind == "close"
+    assert closed.entries[-1].data == {"signed_by": "Sepp Huber", "override": "Abbruch durch die Turnierleitung"}
     assert score_sheet(closed).status.closed
     assert store.list_sheets()[0].closed
     with pytest.raises(RuleViolation, match="abgeschlossen"):

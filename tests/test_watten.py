@@ -203,6 +203,17 @@ def test_unbekannte_mannschaft_wird_abgelehnt() -> None:
     assert "sitzt nicht an diesem Tisch" in error.message
 
 
+def test_regel_3_und_13_eine_startnummer_zweimal_am_tisch_wird_abgelehnt() -> None:
+    """The Startnummer decides who deals first (Regel 3) and is the team across Durchgänge
+    (Regel 13): two teams with one number used to be accepted and merged into one ranking row."""
+    with pytest.raises(RuleViolation) as info:
+        new_sheet(start_a=4, start_b=4)
+    assert info.value.rule == "Teilnehmer" and "Startnummer 4" in info.value.message
+    teams = [Participant(id="A", name="Sautreiber"), Participant(id="B", name=" sautreiber")]
+    with pytest.raises(RuleViolation, match="gleicher Name"):
+        WATTEN.new_sheet(teams)
+
+
 def test_drei_mannschaften_sind_kein_watten() -> None:
     teams = [Participant(id=x, name=x) for x in "ABC"]
     with pytest.raises(RuleViolation, match="2 Mannschaften"):
@@ -270,3 +281,63 @@ def test_regel_13_ohne_direkten_vergleich_entscheidungsbummerl() -> None:
     top = [r for r in table if r.rank == 1]
     assert {r.key for r in top} == {"#1", "#3"}
     assert all(r.decided_by.startswith("Entscheidungsbummerl nötig") for r in top)
+
+
+# Abschluss (Regel 1 and 11) --------------------------------------------------------------------
+def test_regel_1_und_11_abschluss_vor_dem_ende_des_durchgangs_nur_mit_vermerk() -> None:
+    """Regel 1: a Durchgang is 3 Bummerl; Regel 11: only the Turnierleitung ends it early, and then
+    the open Bummerl ends with the written points. A plain signature mid-Durchgang used to be
+    accepted and silently dropped the open Bummerl (10:0 here) from the result."""
+    sheet = play(new_sheet(), game("A", 5), game("A", 5))
+    error = refused(sheet, "close", {"signed_by": "Sepp"})
+    assert error.rule.startswith("Regel 11") and "nicht beendet" in error.message and error.entry == 3
+    early = play(sheet, ("close", {"signed_by": "Sepp", "override": "Turnierleitung bricht ab"}))
+    score = WATTEN.score(early)
+    assert score.status.closed and score.status.finished and score.status.dealer is None
+    res = result(early)
+    assert res.finished and res.bummerl[-1].winner is None and res.bummerl[-1].score == {"A": 10, "B": 0}
+    assert res.teams["A"].points == 10
+    assert "Turnierleitung bricht ab" in score.lines[-1].explanation[1].text
+
+
+def test_regel_1_abschluss_nach_dem_durchgang_braucht_keinen_vermerk() -> None:
+    sheet = new_sheet(bummerl_count=1)
+    sheet = play(sheet, game("A", 5), game("A", 5), game("A", 5), ("close", {"signed_by": "Sepp"}))
+    score = WATTEN.score(sheet)
+    assert score.status.closed and result(sheet).bummerl[0].score == {"A": 30, "B": 0}
+    timed = play(new_sheet(), game("A", 5), ("zeitlimit", {}), ("close", {"signed_by": "Sepp"}))
+    assert WATTEN.score(timed).status.closed
+
+
+def test_regel_12_erklaerung_nennt_den_spielausgang_wie_das_beispiel_sieger_zuerst() -> None:
+    """Regel 12 writes the Spielausgang winner first ("15:8"); a B win read "gewinnt Kartlbrüder 8:15"."""
+    sheet = play(new_sheet(), game("B", 4), game("A", 3), game("B", 5), game("A", 5), game("B", 4), game("B", 2))
+    text = WATTEN.score(sheet).lines[-1].explanation[-1].text
+    assert text.startswith("Bummerl 1 gewinnt Kartlbrüder 15:8: 30-8 = 22 für Kartlbrüder, 8 für Sautreiber")
+
+
+def test_regel_13_rangliste_nur_ueber_beendete_durchgaenge() -> None:
+    """Regel 13 ranks whole Durchgänge (Regel 1: 3 Bummerl, or Regel 11: ended by time). A sheet still
+    being played used to be ranked without its open Bummerl, a ranking that looks final but is not."""
+    done = durchgang(1, 2, *WIN_A_15_0, *WIN_A_15_0, *WIN_B_15_0)
+    playing = durchgang(3, 4, *WIN_A_15_0, game("B", 5), round=2)
+    with pytest.raises(RuleViolation) as info:
+        WATTEN.standings([done, playing])
+    assert info.value.rule.startswith("Regel 13") and "nicht beendet" in info.value.message
+    assert "Team 3" in info.value.message and "Durchgang 2" in info.value.message
+    timed = playing.with_entry(Entry(kind="zeitlimit"))
+    assert [r.key for r in WATTEN.standings([done, timed])][:1] == ["#1"]
+
+
+def test_regel_8_zwei_gegen_gspannte_verweist_auf_gehen() -> None:
+    """Regel 8: against a gspannt team the 2 only comes from its going; a table that types the 2
+    as a game must be told which entry gives it, not just that a game is worth 3."""
+    error = refused(play(new_sheet(), *to_13("A")), "game", {"winner": "B", "value": 2})
+    assert error.rule.startswith("Regel 8") and "'gehen'" in error.message and "Sautreiber" in error.message
+
+
+def test_regel_8_gehen_ohne_gspannt_sagt_wie_man_es_eintraegt() -> None:
+    """Regel 8's 'gehen' is the gspannt team's; an ordinary team that goes after an Ausschaffen
+    concedes the game at its value before the raise, and the refusal must say so."""
+    error = refused(play(new_sheet(), game("A", 4)), "gehen", {"team": "B"})
+    assert error.rule.startswith("Regel 8") and "als Spiel" in error.message
