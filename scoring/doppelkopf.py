@@ -871,12 +871,15 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
 
     def status(self, state: _State, ctx: Context[DoppelkopfOptions]) -> Status:
         total = self.games_total(state)
-        finished = state.games >= total
+        complete = state.games >= total
+        finished = complete or ctx.closed
         left = total - state.games
         open_ = self._pflichtsolo_offen(state, ctx)
         messages: list[str] = []
-        if finished:
+        if complete:
             messages.append(f"Runde beendet: {total} Spiele")
+        elif ctx.closed:
+            messages.append(f"Runde vorzeitig abgeschlossen nach {state.games} von {total} Spielen (Regel 1, mit Vermerk)")
         else:
             messages.append(f"Spiel {state.games + 1} von {total}, noch {_spiele(left)}")
             messages.append(f"Es gibt: {ctx.name(state.dealer_id)}")

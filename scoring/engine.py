@@ -210,11 +210,16 @@ OptionsT = TypeVar("OptionsT", bound=Frozen)
 
 @dataclass(frozen=True)
 class Context(Generic[OptionsT]):
-    """What a handler may read besides its state: the sheet, its options, the entry number."""
+    """What a handler may read besides its state: the sheet, its options, the entry number.
+
+    ``closed`` is set for ``status`` and ``result`` when the sheet ends with a close, so a
+    ruleset can word its status for a closed sheet (nobody deals any more).
+    """
 
     sheet: Sheet
     options: OptionsT
     entry: int = 0
+    closed: bool = False
 
     @property
     def participant_ids(self) -> tuple[str, ...]:
@@ -314,6 +319,7 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
                     stand=dict(outcome.stand) if outcome.stand is not None else None,
                 )
             )
+        ctx = Context(sheet, options, ctx.entry, closed=closed)
         status = self.status(state, ctx)
         if closed:
             status = status.model_copy(update={"closed": True, "finished": True, "dealer": None})

@@ -143,14 +143,17 @@ def test_effective_entries_of_an_empty_log() -> None:
 
 def test_a_closed_sheet_names_no_dealer() -> None:
     """A closed sheet is finished: nothing more is dealt, so ``status.dealer`` is None for every
-    ruleset, even where the ruleset itself allows closing mid-round (Doppelkopf house rules)."""
+    ruleset, also after a close mid-round with the organizer's note."""
     from .conftest import ROOT
 
     example = Sheet.from_json((ROOT / "docs" / "examples" / "doppelkopf-haus.json").read_bytes())
     ruleset = find_ruleset(example.ruleset.id)
-    closed = example.model_copy(update={"entries": (example.entries[0], Entry(kind="close", data={"signed_by": "Emil"}))})
+    early_close = Entry(kind="close", data={"signed_by": "Emil", "override": "Turnierleitung: Abbruch wegen Zeit"})
+    closed = example.model_copy(update={"entries": (example.entries[0], early_close)})
     status = ruleset.score(closed).status
     assert status.closed and status.finished and status.dealer is None
+    assert not any(message.startswith("Es gibt") for message in status.messages), status.messages
+    assert status.messages[0] == "Runde vorzeitig abgeschlossen nach 1 von 20 Spielen (Regel 1, mit Vermerk)"
 
 
 def test_a_sheet_of_a_newer_format_is_refused() -> None:
