@@ -14,7 +14,9 @@ A ``game`` entry (all names as on the Tischliste):
 - ``gewonnen`` (from the declaring party's view) and ``stufe`` (``einfach``, ``schneider``,
   ``schwarz``; ``durch`` is a synonym of ``schwarz``). Instead the sheet may give the
   declaring party's ``augen`` (card points) and ``stiche`` (tricks): won with 61, Schneider
-  at 30 or less, Schwarz without a trick. When both are given they must agree.
+  at 30 or less, Schwarz without a trick. When both are given they must agree; 120 or 0
+  Augen without ``stiche`` read as Schneider unless ``stufe`` says Schwarz (a trick can be
+  worth 0 Augen, so the Augen alone cannot tell).
 - ``spritze``: ``{"von": player}``; ``unberechtigt`` is derived where the tricks tell
   (Schwarz, or ``stiche`` given) and may be set for a Schneider game where the giving
   party made one trick.
@@ -450,7 +452,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             derived = self._stufe(data)
             if stufe is None:
                 stufe = derived or "einfach"
-            elif derived is not None and derived != stufe:
+            elif derived is not None and derived != stufe and not self._schwarz_moeglich(data, stufe):
                 shown = {"einfach": "einfach", "schneider": "Schneider", "schwarz": "Schwarz"}
                 raise RuleViolation(GEWONNEN, f"Mit {self._augen_text(data)} ist das Spiel {shown[derived]}, nicht {shown[stufe]}")
             elif stufe == "schwarz" and data.stiche is not None and data.stiche not in (0, 8):
@@ -490,6 +492,12 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         if data.augen is not None:
             return "schneider" if data.augen <= 30 or data.augen >= 90 else "einfach"
         return None
+
+    @staticmethod
+    def _schwarz_moeglich(data: GameData, stufe: Stufe) -> bool:
+        """120 or 0 Augen without ``stiche``: Schneider at least, Schwarz if the other party made no
+        trick (a trick can be worth 0 Augen, so only the entry can tell)."""
+        return stufe == "schwarz" and data.stiche is None and data.augen in (0, 120)
 
     @staticmethod
     def _augen_text(data: GameData) -> str:

@@ -635,3 +635,30 @@ def test_kein_spiel_kein_eintrag_der_geber_bleibt() -> None:
     voided = base.with_entry(Entry(kind="void", target=2, reason="doppelt eingetragen"))
     s = RULESET.score(voided)
     assert s.status.dealer == "p2" and s.status.details["gespielt"] == 1
+
+
+# -- review fixes ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "expected"),
+    [
+        (solo(augen=120, stufe="schwarz"), (12, -4, -4, -4)),
+        (solo(augen=0, stufe="durch"), (-12, 4, 4, 4)),
+        (ruf(augen=120, stufe="durch"), (3, 3, -3, -3)),
+        (ruf(augen=120, stufe="schwarz", spritze={"von": "p3"}), (6, 6, -9, -3)),
+    ],
+)
+def test_schwarz_mit_120_oder_0_augen_ist_erlaubt(game: dict[str, Any], expected: tuple[int, ...]) -> None:
+    """Tabelle 'Rufspiel Durch' / 'Solo/Wenz/Farbwenz Durch': a party that makes every trick has 120
+    Augen, one without a trick 0. 120 (or 0) Augen show at least Schneider; whether the other party
+    made a trick (worth 0 Augen) only the Listenführer knows, so 'schwarz' with them is a legal entry.
+    With no trick the Spritze party is unberechtigt (second table, Rufspiel Schwarz +6/+6, -3, -9)."""
+    assert points(game) == expected
+
+
+def test_schwarz_mit_weniger_als_120_augen_bleibt_abgelehnt() -> None:
+    """Schwarz heißt ohne Stich: with 100 Augen the other party made a trick; 120 Augen with 7 tricks too."""
+    assert "nicht Schwarz" in refused(solo(augen=100, stufe="schwarz")).message
+    assert "nicht Schwarz" in refused(solo(augen=120, stiche=7, stufe="schwarz")).message
+    assert "nicht Schwarz" in refused(solo(augen=1, stufe="schwarz")).message
