@@ -53,7 +53,9 @@ How this ruleset reads the document where it is not explicit:
   (0,50 € for a Rufspiel, 1,00 € for a Solo, Wenz, Farbwenz and their Tout); for a Spritze
   the declaring party won, the player who gave the Spritze pays (0,50 € on a Rufspiel,
   1,00 € on a Solo, Wenz, Farbwenz). Misplay games count as scored: whoever's game or
-  Spritze is lost pays, so the declarer pays for a Rufspiel lost by his partner's misplay.
+  Spritze is lost pays; but in a game not continued after a misplay every other player is
+  scored as a winner and the offender alone pays all of it (-3 = +1 +1 +1), so he also pays
+  that game's Reuegeld (his partner's lost Rufspiel, the lost Spritze of a team-mate).
   The amounts are options (in cents).
 - An unberechtigte Spritze is not scored on a misplay game that was not played out
   (``bereits_gewonnen``, ``nicht_fortgesetzt``): the tricks it depends on were not made.
@@ -567,7 +569,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                     ),
                 )
         assert sum(points.values()) == 0, points
-        reasons.extend(self._reuegeld(state, spiel, ctx))
+        reasons.extend(self._reuegeld(state, spiel, ctx, data.fehler))
         for player, value in points.items():
             state.spielpunkte[player] += value
         state.games += 1
@@ -668,8 +670,11 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         )
         return points, [Explanation(rule=f"{FEHLER}: bereits gewonnenes Spiel", text=text, points=points)]
 
-    def _reuegeld(self, state: _State, spiel: Spiel, ctx: Context[SchafkopfOptions]) -> list[Explanation]:
-        """Reuegeld: a lost game costs its declarer, a lost Spritze its giver (amounts as options)."""
+    def _reuegeld(
+        self, state: _State, spiel: Spiel, ctx: Context[SchafkopfOptions], fehler: FehlerData | None = None
+    ) -> list[Explanation]:
+        """Reuegeld: a lost game costs its declarer, a lost Spritze its giver (amounts as options);
+        in a game not continued after a misplay the offender, who alone loses it, pays."""
         cents = ctx.options.reuegeld_solo if spiel.solo else ctx.options.reuegeld_rufspiel
         art = "Solo/Wenz/Farbwenz" if spiel.solo else "Rufspiel"
         if not spiel.gewonnen:
@@ -678,6 +683,8 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             payer, why = spiel.spritze_von, f"verlorene Spritze auf ein {art}"
         else:
             return []
+        if fehler is not None and fehler.fall == "nicht_fortgesetzt" and fehler.von != payer:
+            payer, why = fehler.von, f"{why}, wegen seines Fehlers nicht fortgesetzt"
         if cents == 0:
             return []
         state.reuegeld[payer] += cents

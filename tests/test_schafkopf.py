@@ -662,3 +662,22 @@ def test_schwarz_mit_weniger_als_120_augen_bleibt_abgelehnt() -> None:
     assert "nicht Schwarz" in refused(solo(augen=100, stufe="schwarz")).message
     assert "nicht Schwarz" in refused(solo(augen=120, stiche=7, stufe="schwarz")).message
     assert "nicht Schwarz" in refused(solo(augen=1, stufe="schwarz")).message
+
+
+def test_reuegeld_nicht_fortgesetzt_zahlt_der_verursacher() -> None:
+    """'Der Spieler der den Fehler begangen hat, erhält ... -3 (+1 +1 +1)' / '-10 (+6 +2 +2) ... bzw. bei
+    Spritze doppelt': every other player is scored as a winner, the offender alone loses. So the
+    Reuegeld of that game (Reuegeld: verlorenes Rufspiel / verlorene Spritze) is his too, not owed by
+    a declarer or a Spritze giver the table just wrote plus points for."""
+    partner = ruf(fehler={"von": "p2", "fall": "nicht_fortgesetzt"})
+    assert points(partner) == (1, -3, 1, 1)
+    assert reuegeld(partner) == (0, 50, 0, 0)
+    spritze = solo(spritze={"von": "p2"}, fehler={"von": "p3", "fall": "nicht_fortgesetzt"})
+    assert points(spritze) == (12, 4, -20, 4)
+    assert reuegeld(spritze) == (0, 0, 100, 0)
+    line = score(spritze).lines[0]
+    assert line.explanation[-1].text.startswith("Carla zahlt 1,00 €")
+    # unchanged where the offender is the one who lost anyway
+    assert reuegeld(solo(fehler={"von": "p1", "fall": "nicht_fortgesetzt"})) == (100, 0, 0, 0)
+    assert reuegeld(solo(spritze={"von": "p2"}, fehler={"von": "p2", "fall": "nicht_fortgesetzt"})) == (0, 100, 0, 0)
+    assert reuegeld(solo(fehler={"von": "p3", "fall": "nicht_fortgesetzt"})) == (0, 0, 0, 0)
