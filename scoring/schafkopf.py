@@ -66,7 +66,8 @@ How this ruleset reads the document where it is not explicit:
   (clockwise, seat 1, 2, 3, 4); the player on seat ``erster_geber`` deals the first game.
   Without seats the order of the participants is the seating order.
 - ``close`` needs all games of the Serie unless ``override`` gives the organizer's reason;
-  it must be signed by the Listenführer (``context.written_by``, by name or id) unless
+  it must be signed by the Listenführer (``context.written_by``: a participant's id, name or
+  seat, or the name of a Listenführer who does not play; he signs with his name or id) unless
   ``override`` is given. The close computes the Tischpunkte and refuses a Serie whose
   results do not add up to 100, showing the numbers (a guard: with every game zero-sum
   and the tie shares above, a valid log always adds up to 100).
@@ -703,13 +704,14 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                     "(vorzeitig nur mit 'override' und Grund der Aufsicht)",
                 )
             reasons.append(Explanation(rule=SERIE, text=f"Vorzeitig nach {state.games} Spielen abgeschlossen: {data.override}"))
-        keeper = ctx.sheet.context.written_by
-        if keeper is not None and keeper in ctx.participant_ids:
-            allowed = {keeper.casefold(), ctx.name(keeper).strip().casefold()}
+        keeper = self._listenfuehrer(ctx)
+        if keeper is not None:
+            shown = ctx.name(keeper) if keeper in ctx.participant_ids else keeper
+            allowed = {keeper.casefold(), shown.strip().casefold()}
             if data.signed_by.strip().casefold() not in allowed and not data.override:
                 raise RuleViolation(
                     UNTERSCHRIFT,
-                    f"Das Ergebnis bestätigt der Listenführer {ctx.name(keeper)} mit seiner Unterschrift, nicht {data.signed_by}",
+                    f"Das Ergebnis bestätigt der Listenführer {shown} mit seiner Unterschrift, nicht {data.signed_by}",
                 )
         tisch, places = tischpunkte(state.spielpunkte)
         ergebnis = {p: tisch[p] + state.spielpunkte[p] for p in ctx.participant_ids}
@@ -735,6 +737,17 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         reasons.append(Explanation(rule=UNTERSCHRIFT, text=f"Abgeschlossen und unterschrieben von {data.signed_by}"))
         state.closed_by = data.signed_by
         return Outcome({}, reasons)
+
+    @staticmethod
+    def _listenfuehrer(ctx: Context[SchafkopfOptions]) -> str | None:
+        """``context.written_by`` as a participant id if it names one (by id, name or seat), else as given."""
+        keeper = (ctx.sheet.context.written_by or "").strip()
+        if not keeper:
+            return None
+        for p in ctx.sheet.participants:
+            if keeper in (p.id, str(p.seat)) or keeper.casefold() == p.name.strip().casefold():
+                return p.id
+        return keeper
 
     # -- reading -----------------------------------------------------------------------------
     def status(self, state: _State, ctx: Context[SchafkopfOptions]) -> Status:

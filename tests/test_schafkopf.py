@@ -681,3 +681,18 @@ def test_reuegeld_nicht_fortgesetzt_zahlt_der_verursacher() -> None:
     assert reuegeld(solo(fehler={"von": "p1", "fall": "nicht_fortgesetzt"})) == (100, 0, 0, 0)
     assert reuegeld(solo(spritze={"von": "p2"}, fehler={"von": "p2", "fall": "nicht_fortgesetzt"})) == (0, 100, 0, 0)
     assert reuegeld(solo(fehler={"von": "p3", "fall": "nicht_fortgesetzt"})) == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("written_by", ["Carla", "3", "Sepp Huber"])
+def test_abschluss_unterschreibt_der_listenfuehrer_auch_mit_namen_oder_platz(written_by: str) -> None:
+    """'ist vom Listenführer ... durch seine Unterschrift zu bestätigen': context.written_by may name the
+    Listenführer by name or seat (docs/sheet-format.md), not only by id; the signature is still checked."""
+    base = sheet(solo(gewonnen=True), spiele=1)
+    keeper = base.model_copy(update={"context": base.context.model_copy(update={"written_by": written_by})})
+    wrong = keeper.with_entry(Entry(kind="close", data={"signed_by": "Bernd"}))
+    with pytest.raises(RuleViolation) as info:
+        RULESET.score(wrong)
+    assert "Listenführer" in info.value.message and "nicht Bernd" in info.value.message
+    right = "Sepp Huber" if written_by == "Sepp Huber" else "Carla"
+    assert RULESET.score(keeper.with_entry(Entry(kind="close", data={"signed_by": right}))).status.closed
+    assert RULESET.score(keeper.with_entry(Entry(kind="close", data={"signed_by": "Bernd", "override": "Aufsicht"}))).status.closed
