@@ -745,7 +745,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         if not keeper:
             return None
         for p in ctx.sheet.participants:
-            if keeper in (p.id, str(p.seat)) or keeper.casefold() == p.name.strip().casefold():
+            if keeper == p.id or (p.seat is not None and keeper == str(p.seat)) or keeper.casefold() == p.name.strip().casefold():
                 return p.id
         return keeper
 
