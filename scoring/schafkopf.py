@@ -14,7 +14,9 @@ A ``game`` entry (all names as on the Tischliste):
 - ``gewonnen`` (from the declaring party's view) and ``stufe`` (``einfach``, ``schneider``,
   ``schwarz``; ``durch`` is a synonym of ``schwarz``). Instead the sheet may give the
   declaring party's ``augen`` (card points) and ``stiche`` (tricks): won with 61, Schneider
-  at 30 or less, Schwarz without a trick. When both are given they must agree.
+  at 30 or less, Schwarz without a trick. When both are given they must agree; 120 or 0
+  Augen without ``stiche`` read as Schneider unless ``stufe`` says Schwarz (a trick can be
+  worth 0 Augen, so the Augen alone cannot tell).
 - ``spritze``: ``{"von": player}``; ``unberechtigt`` is derived where the tricks tell
   (Schwarz, or ``stiche`` given) and may be set for a Schneider game where the giving
   party made one trick.
@@ -51,7 +53,9 @@ How this ruleset reads the document where it is not explicit:
   (0,50 € for a Rufspiel, 1,00 € for a Solo, Wenz, Farbwenz and their Tout); for a Spritze
   the declaring party won, the player who gave the Spritze pays (0,50 € on a Rufspiel,
   1,00 € on a Solo, Wenz, Farbwenz). Misplay games count as scored: whoever's game or
-  Spritze is lost pays, so the declarer pays for a Rufspiel lost by his partner's misplay.
+  Spritze is lost pays; but in a game not continued after a misplay every other player is
+  scored as a winner and the offender alone pays all of it (-3 = +1 +1 +1), so he also pays
+  that game's Reuegeld (his partner's lost Rufspiel, the lost Spritze of a team-mate).
   The amounts are options (in cents).
 - An unberechtigte Spritze is not scored on a misplay game that was not played out
   (``bereits_gewonnen``, ``nicht_fortgesetzt``): the tricks it depends on were not made.
@@ -62,7 +66,8 @@ How this ruleset reads the document where it is not explicit:
   (clockwise, seat 1, 2, 3, 4); the player on seat ``erster_geber`` deals the first game.
   Without seats the order of the participants is the seating order.
 - ``close`` needs all games of the Serie unless ``override`` gives the organizer's reason;
-  it must be signed by the Listenführer (``context.written_by``, by name or id) unless
+  it must be signed by the Listenführer (``context.written_by``: a participant's id, name or
+  seat, or the name of a Listenführer who does not play; he signs with his name or id) unless
   ``override`` is given. The close computes the Tischpunkte and refuses a Serie whose
   results do not add up to 100, showing the numbers (a guard: with every game zero-sum
   and the tie shares above, a valid log always adds up to 100).
@@ -450,7 +455,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             derived = self._stufe(data)
             if stufe is None:
                 stufe = derived or "einfach"
-            elif derived is not None and derived != stufe:
+            elif derived is not None and derived != stufe and not self._schwarz_moeglich(data, stufe):
                 shown = {"einfach": "einfach", "schneider": "Schneider", "schwarz": "Schwarz"}
                 raise RuleViolation(GEWONNEN, f"Mit {self._augen_text(data)} ist das Spiel {shown[derived]}, nicht {shown[stufe]}")
             elif stufe == "schwarz" and data.stiche is not None and data.stiche not in (0, 8):
@@ -490,6 +495,12 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         if data.augen is not None:
             return "schneider" if data.augen <= 30 or data.augen >= 90 else "einfach"
         return None
+
+    @staticmethod
+    def _schwarz_moeglich(data: GameData, stufe: Stufe) -> bool:
+        """120 or 0 Augen without ``stiche``: Schneider at least, Schwarz if the other party made no
+        trick (a trick can be worth 0 Augen, so only the entry can tell)."""
+        return stufe == "schwarz" and data.stiche is None and data.augen in (0, 120)
 
     @staticmethod
     def _augen_text(data: GameData) -> str:
@@ -559,7 +570,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                     ),
                 )
         assert sum(points.values()) == 0, points
-        reasons.extend(self._reuegeld(state, spiel, ctx))
+        reasons.extend(self._reuegeld(state, spiel, ctx, data.fehler))
         for player, value in points.items():
             state.spielpunkte[player] += value
         state.games += 1
@@ -660,8 +671,11 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         )
         return points, [Explanation(rule=f"{FEHLER}: bereits gewonnenes Spiel", text=text, points=points)]
 
-    def _reuegeld(self, state: _State, spiel: Spiel, ctx: Context[SchafkopfOptions]) -> list[Explanation]:
-        """Reuegeld: a lost game costs its declarer, a lost Spritze its giver (amounts as options)."""
+    def _reuegeld(
+        self, state: _State, spiel: Spiel, ctx: Context[SchafkopfOptions], fehler: FehlerData | None = None
+    ) -> list[Explanation]:
+        """Reuegeld: a lost game costs its declarer, a lost Spritze its giver (amounts as options);
+        in a game not continued after a misplay the offender, who alone loses it, pays."""
         cents = ctx.options.reuegeld_solo if spiel.solo else ctx.options.reuegeld_rufspiel
         art = "Solo/Wenz/Farbwenz" if spiel.solo else "Rufspiel"
         if not spiel.gewonnen:
@@ -670,6 +684,8 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             payer, why = spiel.spritze_von, f"verlorene Spritze auf ein {art}"
         else:
             return []
+        if fehler is not None and fehler.fall == "nicht_fortgesetzt" and fehler.von != payer:
+            payer, why = fehler.von, f"{why}, wegen seines Fehlers nicht fortgesetzt"
         if cents == 0:
             return []
         state.reuegeld[payer] += cents
@@ -688,13 +704,14 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                     "(vorzeitig nur mit 'override' und Grund der Aufsicht)",
                 )
             reasons.append(Explanation(rule=SERIE, text=f"Vorzeitig nach {state.games} Spielen abgeschlossen: {data.override}"))
-        keeper = ctx.sheet.context.written_by
-        if keeper is not None and keeper in ctx.participant_ids:
-            allowed = {keeper.casefold(), ctx.name(keeper).strip().casefold()}
+        keeper = self._listenfuehrer(ctx)
+        if keeper is not None:
+            shown = ctx.name(keeper) if keeper in ctx.participant_ids else keeper
+            allowed = {keeper.casefold(), shown.strip().casefold()}
             if data.signed_by.strip().casefold() not in allowed and not data.override:
                 raise RuleViolation(
                     UNTERSCHRIFT,
-                    f"Das Ergebnis bestätigt der Listenführer {ctx.name(keeper)} mit seiner Unterschrift, nicht {data.signed_by}",
+                    f"Das Ergebnis bestätigt der Listenführer {shown} mit seiner Unterschrift, nicht {data.signed_by}",
                 )
         tisch, places = tischpunkte(state.spielpunkte)
         ergebnis = {p: tisch[p] + state.spielpunkte[p] for p in ctx.participant_ids}
@@ -720,6 +737,17 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         reasons.append(Explanation(rule=UNTERSCHRIFT, text=f"Abgeschlossen und unterschrieben von {data.signed_by}"))
         state.closed_by = data.signed_by
         return Outcome({}, reasons)
+
+    @staticmethod
+    def _listenfuehrer(ctx: Context[SchafkopfOptions]) -> str | None:
+        """``context.written_by`` as a participant id if it names one (by id, name or seat), else as given."""
+        keeper = (ctx.sheet.context.written_by or "").strip()
+        if not keeper:
+            return None
+        for p in ctx.sheet.participants:
+            if keeper == p.id or (p.seat is not None and keeper == str(p.seat)) or keeper.casefold() == p.name.strip().casefold():
+                return p.id
+        return keeper
 
     # -- reading -----------------------------------------------------------------------------
     def status(self, state: _State, ctx: Context[SchafkopfOptions]) -> Status:

@@ -635,3 +635,64 @@ def test_kein_spiel_kein_eintrag_der_geber_bleibt() -> None:
     voided = base.with_entry(Entry(kind="void", target=2, reason="doppelt eingetragen"))
     s = RULESET.score(voided)
     assert s.status.dealer == "p2" and s.status.details["gespielt"] == 1
+
+
+# -- review fixes ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "expected"),
+    [
+        (solo(augen=120, stufe="schwarz"), (12, -4, -4, -4)),
+        (solo(augen=0, stufe="durch"), (-12, 4, 4, 4)),
+        (ruf(augen=120, stufe="durch"), (3, 3, -3, -3)),
+        (ruf(augen=120, stufe="schwarz", spritze={"von": "p3"}), (6, 6, -9, -3)),
+    ],
+)
+def test_schwarz_mit_120_oder_0_augen_ist_erlaubt(game: dict[str, Any], expected: tuple[int, ...]) -> None:
+    """Tabelle 'Rufspiel Durch' / 'Solo/Wenz/Farbwenz Durch': a party that makes every trick has 120
+    Augen, one without a trick 0. 120 (or 0) Augen show at least Schneider; whether the other party
+    made a trick (worth 0 Augen) only the Listenführer knows, so 'schwarz' with them is a legal entry.
+    With no trick the Spritze party is unberechtigt (second table, Rufspiel Schwarz +6/+6, -3, -9)."""
+    assert points(game) == expected
+
+
+def test_schwarz_mit_weniger_als_120_augen_bleibt_abgelehnt() -> None:
+    """Schwarz heißt ohne Stich: with 100 Augen the other party made a trick; 120 Augen with 7 tricks too."""
+    assert "nicht Schwarz" in refused(solo(augen=100, stufe="schwarz")).message
+    assert "nicht Schwarz" in refused(solo(augen=120, stiche=7, stufe="schwarz")).message
+    assert "nicht Schwarz" in refused(solo(augen=1, stufe="schwarz")).message
+
+
+def test_reuegeld_nicht_fortgesetzt_zahlt_der_verursacher() -> None:
+    """'Der Spieler der den Fehler begangen hat, erhält ... -3 (+1 +1 +1)' / '-10 (+6 +2 +2) ... bzw. bei
+    Spritze doppelt': every other player is scored as a winner, the offender alone loses. So the
+    Reuegeld of that game (Reuegeld: verlorenes Rufspiel / verlorene Spritze) is his too, not owed by
+    a declarer or a Spritze giver the table just wrote plus points for."""
+    partner = ruf(fehler={"von": "p2", "fall": "nicht_fortgesetzt"})
+    assert points(partner) == (1, -3, 1, 1)
+    assert reuegeld(partner) == (0, 50, 0, 0)
+    spritze = solo(spritze={"von": "p2"}, fehler={"von": "p3", "fall": "nicht_fortgesetzt"})
+    assert points(spritze) == (12, 4, -20, 4)
+    assert reuegeld(spritze) == (0, 0, 100, 0)
+    line = score(spritze).lines[0]
+    assert line.explanation[-1].text.startswith("Carla zahlt 1,00 €")
+    # unchanged where the offender is the one who lost anyway
+    assert reuegeld(solo(fehler={"von": "p1", "fall": "nicht_fortgesetzt"})) == (100, 0, 0, 0)
+    assert reuegeld(solo(spritze={"von": "p2"}, fehler={"von": "p2", "fall": "nicht_fortgesetzt"})) == (0, 100, 0, 0)
+    assert reuegeld(solo(fehler={"von": "p3", "fall": "nicht_fortgesetzt"})) == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("written_by", ["Carla", "3", "Sepp Huber"])
+def test_abschluss_unterschreibt_der_listenfuehrer_auch_mit_namen_oder_platz(written_by: str) -> None:
+    """'ist vom Listenführer ... durch seine Unterschrift zu bestätigen': context.written_by may name the
+    Listenführer by name or seat (docs/sheet-format.md), not only by id; the signature is still checked."""
+    base = sheet(solo(gewonnen=True), spiele=1)
+    keeper = base.model_copy(update={"context": base.context.model_copy(update={"written_by": written_by})})
+    wrong = keeper.with_entry(Entry(kind="close", data={"signed_by": "Bernd"}))
+    with pytest.raises(RuleViolation) as info:
+        RULESET.score(wrong)
+    assert "Listenführer" in info.value.message and "nicht Bernd" in info.value.message
+    right = "Sepp Huber" if written_by == "Sepp Huber" else "Carla"
+    assert RULESET.score(keeper.with_entry(Entry(kind="close", data={"signed_by": right}))).status.closed
+    assert RULESET.score(keeper.with_entry(Entry(kind="close", data={"signed_by": "Bernd", "override": "Aufsicht"}))).status.closed
