@@ -808,12 +808,28 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         """The tournament standing: the sum of each player's results over his Serien.
 
         The document gives no tie-break; players on equal results share the rank (the host
-        ranks further).
+        ranks further). Only closed Serien count: Tischpunkte are given "nach jeder Serie", and
+        before the Listenführer signs they are provisional.
         """
         rows: dict[str, Standing] = {}
         for sheet in sheets:
             result = self.score(sheet).result
             assert isinstance(result, SchafkopfResult)
+            if not result.abgeschlossen:
+                where = ", ".join(
+                    part
+                    for part in (
+                        f"Serie {sheet.context.round}" if sheet.context.round else None,
+                        f"Tisch {sheet.context.table}" if sheet.context.table else None,
+                    )
+                    if part
+                )
+                players = ", ".join(p.name for p in sheet.participants)
+                raise RuleViolation(
+                    TISCHPUNKTE,
+                    f"Das Blatt {where or sheet.id} ({players}) ist noch nicht abgeschlossen: "
+                    "erst die unterschriebene Serie zählt für den Turnierstand",
+                )
             for participant in sheet.participants:
                 mine = result.spieler[participant.id]
                 old = rows.get(participant.key)

@@ -574,6 +574,15 @@ def test_turnierstand_ist_die_summe_der_ergebnisse() -> None:
     ]
 
 
+def test_turnierstand_zaehlt_nur_abgeschlossene_serien() -> None:
+    """Tischpunkte gibt es "nach jeder Serie": eine Serie ohne Unterschrift ist vorläufig."""
+    done = sheet(solo(gewonnen=True), spiele=1, close={"signed_by": "Anna"})
+    running = sheet(solo(spieler="p2", gewonnen=True), spiele=2)
+    with pytest.raises(RuleViolation, match="noch nicht abgeschlossen") as info:
+        RULESET.standings([done, running])
+    assert "Anna, Bernd, Carla, Dieter" in str(info.value)
+
+
 def test_describe_lists_options_in_german() -> None:
     info = RULESET.describe()
     assert {o["name"] for o in info["options"]} == {"spiele", "erster_geber", "fehler_tout_einfach", "reuegeld_rufspiel", "reuegeld_solo"}
