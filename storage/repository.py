@@ -158,8 +158,7 @@ class SheetStorage(VersionedStorage):
     def __init__(self, path: str | os.PathLike[str], damaged_dir: str | os.PathLike[str] | None = None) -> None:
         super().__init__(path, "sheet", damaged_dir)
 
-    def validate(self, value: dict[str, Any]) -> None:
-        super().validate(value)
+    def validate_content(self, value: dict[str, Any]) -> None:
         table = value.get(SHEET_TABLE)
         if not isinstance(table, dict) or set(table) != {"1"}:
             raise ValueError("das Blatt fehlt in der Datei")
