@@ -8,7 +8,8 @@ The backup file (``tischblock export``) is::
 
 ``import_backup`` checks the whole file first (JSON, format, version, count, checksum, every
 sheet valid) and imports nothing if any check fails: a damaged backup gives a clear message
-and changes nothing. Then each sheet goes through ``SheetStore.put``, which never replaces a
+and changes nothing. Sheets of an older storage ``schema`` go through the same migrations as
+stored files; a backup of a newer schema is refused with the advice to update the app. Then each sheet goes through ``SheetStore.put``, which never replaces a
 longer log with a shorter one and keeps diverging copies under ``conflicts/``.
 
 CSV (one file per sheet, ``;``-separated, UTF-8 with BOM so spreadsheet programs show the
@@ -32,10 +33,10 @@ from pydantic import ValidationError
 from scoring import find_ruleset
 from scoring.engine import german_validation_message
 
+from . import schema
 from .atomic import atomic_write_bytes, parse_json_object
 from .errors import BackupError, StorageError
 from .repository import ImportOutcome, SheetStore, StoredSheet
-from .schema import SCHEMA_VERSION
 
 BACKUP_FORMAT = "tischblock-backup"
 BACKUP_VERSION = 1
@@ -51,7 +52,7 @@ def backup_document(stored: list[StoredSheet], device: str | None = None) -> dic
     return {
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
-        "schema": SCHEMA_VERSION,
+        "schema": schema.SCHEMA_VERSION,
         "exported_at": datetime.now(UTC).isoformat(),
         "device": device,
         "count": len(sheets),
@@ -95,13 +96,30 @@ def read_backup(path: str | Path) -> list[StoredSheet]:
         raise BackupError(
             f"Die Prüfsumme der Sicherung {path} stimmt nicht: die Datei ist beschädigt oder wurde verändert; es wurde nichts eingelesen."
         )
+    found = doc.get("schema")
+    if not isinstance(found, int) or found < 1:
+        raise BackupError(f"Die Sicherung {path} hat keine gültige Angabe des Speicherformats; es wurde nichts eingelesen.")
+    if found > schema.SCHEMA_VERSION:
+        raise BackupError(
+            f"Die Sicherung {path} stammt von einer neueren Tischblock-Version (Speicherformat {found}, "
+            f"diese App kennt bis {schema.SCHEMA_VERSION}); bitte die App aktualisieren. Es wurde nichts eingelesen."
+        )
     out = []
     for number, item in enumerate(sheets, start=1):
         try:
+            if found < schema.SCHEMA_VERSION:  # the same migrations as a stored sheet file of that schema
+                old = {schema.META_TABLE: {"1": {"schema": found, "kind": "sheet"}}, "sheet": {"1": item}}
+                item = schema.migrate(old, "sheet", path)[0]["sheet"]["1"]
             out.append(StoredSheet.model_validate(item))
         except ValidationError as error:
             raise BackupError(
                 f"Blatt {number} der Sicherung {path} ist ungültig ({german_validation_message(error)}); es wurde nichts eingelesen."
+            ) from None
+        except StorageError as error:  # no migration known from that schema
+            raise BackupError(f"Blatt {number} der Sicherung {path}: {error}; es wurde nichts eingelesen.") from None
+        except (LookupError, TypeError, AttributeError, ValueError):  # the migration met a shape it does not know
+            raise BackupError(
+                f"Blatt {number} der Sicherung {path} lässt sich nicht aus Speicherformat {found} übernehmen; es wurde nichts eingelesen."
             ) from None
     return out
 

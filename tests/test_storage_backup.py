@@ -249,3 +249,51 @@ def test_a_sheet_this_app_cannot_score_is_skipped_with_the_reason_and_the_rest_i
     out = capsys.readouterr().out
     assert "1 neu, 1 ungültig, übersprungen" in out and "Unbekanntes Regelwerk 'schafkopf-kurz'" in out
     assert [i.id for i in SheetStore(tmp_path / "target").list_sheets()] == [good.id]
+
+
+def test_a_backup_of_a_newer_storage_schema_says_update_the_app_not_invalid_sheet(tmp_path: Path) -> None:
+    """The backup records the schema of its sheets (``"schema"``). A newer app's sheets may carry
+    fields this one does not know: the message must say to update the app, as it does for a newer
+    backup format, not call sheet 1 'ungültig'. Nothing is imported."""
+    from storage import SCHEMA_VERSION
+    from storage.backup import _checksum
+
+    source = new_store(tmp_path, "source")
+    watten(source, games="AB")
+    export_backup(source, tmp_path / "backup.json")
+    doc = json.loads((tmp_path / "backup.json").read_bytes())
+    doc["schema"] = SCHEMA_VERSION + 1
+    doc["sheets"][0]["tournament"] = {"id": "kirchtag-2027"}
+    doc["sha256"] = _checksum(doc["sheets"])
+    (tmp_path / "backup.json").write_text(json.dumps(doc))
+    target = new_store(tmp_path, "target")
+    with pytest.raises(BackupError, match=r"neueren Tischblock-Version.*aktualisieren"):
+        import_backup(target, tmp_path / "backup.json")
+    assert target.list_sheets() == []
+
+
+def test_a_backup_of_an_older_storage_schema_is_migrated_like_a_stored_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sheets in a backup of an older schema go through the same migrations as stored files."""
+    from storage import SCHEMA_VERSION, schema
+    from storage.backup import _checksum
+    from storage.schema import Migration
+
+    source = new_store(tmp_path, "source")
+    sheet = watten(source, games="AB")
+    export_backup(source, tmp_path / "backup.json")
+    doc = json.loads((tmp_path / "backup.json").read_bytes())
+    doc["sheets"][0]["geraet"] = doc["sheets"][0].pop("device")
+    doc["sha256"] = _checksum(doc["sheets"])
+    (tmp_path / "backup.json").write_text(json.dumps(doc))
+
+    def to_v2(old: dict) -> dict:  # type: ignore[type-arg]
+        for item in old.get("sheet", {}).values():
+            item["device"] = item.pop("geraet")
+        return old
+
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", {SCHEMA_VERSION: Migration(SCHEMA_VERSION, "geraet-heisst-device", to_v2)})
+    target = new_store(tmp_path, "target")
+    report = import_backup(target, tmp_path / "backup.json")
+    assert report.count(ImportOutcome.NEW) == 1
+    assert target.stored(sheet.id).device == "test-phone"
