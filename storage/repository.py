@@ -284,10 +284,16 @@ class SheetStore:
             out.append(new)
 
         with self.locked():
-            if not path.exists() and not Path(str(path) + TMP_SUFFIX).exists():
-                raise SheetNotFound(sheet_id)
+            db = self._sheet_db(path)
+            if not path.exists():
+                # Only a leftover temp file: recover it if complete, else discard it (a create that
+                # was never acknowledged). TinyDB's update writes the file even when it finds no
+                # document, which would leave a sheet file without a sheet.
+                db.storage.read()
+                if not path.exists():
+                    raise SheetNotFound(sheet_id)
             try:
-                self._sheet_db(path).table(SHEET_TABLE).update(transform, doc_ids=[1])
+                db.table(SHEET_TABLE).update(transform, doc_ids=[1])
             except DamagedFile as error:
                 self._warn(str(error))
                 raise

@@ -277,3 +277,24 @@ def test_property_the_storage_reads_back_exactly_the_last_write(tmp_path_factory
         AtomicJSONStorage(path).write(data)
         assert AtomicJSONStorage(path).read() == data
     assert sorted(p.name for p in path.parent.iterdir()) == ["f.json"]
+
+
+def test_writing_to_a_sheet_whose_first_write_was_killed_half_way_leaves_no_damaged_file(tmp_path: Path) -> None:
+    """A create killed in the middle of its temp file was never acknowledged: the sheet does not
+    exist. Appending to it or marking it for sync must say so (``SheetNotFound``) and write
+    nothing; it used to leave a sheet file without a sheet, which the next listing reported as
+    'beschädigt' and moved into ``damaged/``."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    path = store.sheet_path(sheet.id)
+    tmp = path.with_name(path.name + ".tmp")
+    os.replace(path, tmp)
+    tmp.write_bytes(tmp.read_bytes()[:40])  # killed half way through the first write
+    with pytest.raises(SheetNotFound):
+        store.add_game(sheet.id, {"winner": "A"})
+    tmp.write_bytes(b'{"_meta":{"1":{"sch')
+    with pytest.raises(SheetNotFound):
+        store.mark_queued(sheet.id)
+    assert not path.exists() and not tmp.exists()
+    assert store.list_sheets() == []
+    assert store.damaged() == [] and store.warnings == []
