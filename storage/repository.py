@@ -322,10 +322,14 @@ class SheetStore:
         return sheet
 
     def _exists(self, sheet_id: uuid.UUID | str) -> bool:
-        """Whether the sheet is stored (after recovering a leftover temp file). Hold the lock."""
+        """Whether the sheet is stored (after recovering a leftover temp file). Hold the lock.
+
+        A damaged file is not a stored sheet: reading it kept it aside under ``damaged/`` (and
+        noted a warning), so its id is free, e.g. for the sheet restored from a backup.
+        """
         try:
             self._read(sheet_id)
-        except SheetNotFound:
+        except (SheetNotFound, DamagedFile):
             return False
         return True
 

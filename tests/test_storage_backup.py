@@ -297,3 +297,32 @@ def test_a_backup_of_an_older_storage_schema_is_migrated_like_a_stored_file(tmp_
     report = import_backup(target, tmp_path / "backup.json")
     assert report.count(ImportOutcome.NEW) == 1
     assert target.stored(sheet.id).device == "test-phone"
+
+
+def test_a_backup_restores_a_sheet_whose_stored_file_is_damaged_in_one_go(tmp_path: Path) -> None:
+    """Restoring from the backup is what an organizer does when a sheet file is damaged: the
+    import keeps the damaged file aside (as every read does), restores the sheet from the
+    backup and imports the sheets after it too, instead of stopping at the damaged file and
+    leaving the rest of the backup unread."""
+    store = new_store(tmp_path)
+    first = watten(store, table=1, games="AB")
+    second = watten(store, table=2, games="B")
+    export_backup(store, tmp_path / "backup.json")
+    store.sheet_path(first.id).write_bytes(b'{"_meta": {"1": {"schema": 1, "ki')  # damaged
+    store.sheet_path(second.id).unlink()
+    report = import_backup(store, tmp_path / "backup.json")
+    assert report.count(ImportOutcome.NEW) == 2
+    assert store.open(first.id) == first and store.open(second.id) == second
+    assert [p.name.split(".")[0] for p in store.damaged()] == [str(first.id)]
+    assert any("beschädigt" in w for w in store.warnings)
+
+
+def test_cli_import_shows_the_warnings_about_damaged_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    export_backup(store, tmp_path / "backup.json")
+    store.sheet_path(sheet.id).write_bytes(b"\x00" * 64)
+    assert cli.main(["import", str(tmp_path / "backup.json"), "--data-dir", str(store.root)]) == 0
+    err = capsys.readouterr().err
+    assert "Warnung:" in err and "beschädigt" in err and "damaged" in err
+    assert SheetStore(store.root).open(sheet.id) == sheet
