@@ -110,11 +110,19 @@ def read_backup(path: str | Path) -> list[StoredSheet]:
             if found < schema.SCHEMA_VERSION:  # the same migrations as a stored sheet file of that schema
                 old = {schema.META_TABLE: {"1": {"schema": found, "kind": "sheet"}}, "sheet": {"1": item}}
                 item = schema.migrate(old, "sheet", path)[0]["sheet"]["1"]
-            out.append(StoredSheet.model_validate(item))
+            stored = StoredSheet.model_validate(item)
+            if stored.sync.revision > stored.revision:
+                raise BackupError(
+                    f"Blatt {number} der Sicherung {path} ist ungültig (Sync-Stand {stored.sync.revision}, "
+                    f"aber nur {stored.revision} Einträge); es wurde nichts eingelesen."
+                )
+            out.append(stored)
         except ValidationError as error:
             raise BackupError(
                 f"Blatt {number} der Sicherung {path} ist ungültig ({german_validation_message(error)}); es wurde nichts eingelesen."
             ) from None
+        except BackupError:
+            raise
         except StorageError as error:  # no migration known from that schema
             raise BackupError(f"Blatt {number} der Sicherung {path}: {error}; es wurde nichts eingelesen.") from None
         except (LookupError, TypeError, AttributeError, ValueError):  # the migration met a shape it does not know

@@ -326,3 +326,22 @@ def test_cli_import_shows_the_warnings_about_damaged_files(tmp_path: Path, capsy
     err = capsys.readouterr().err
     assert "Warnung:" in err and "beschädigt" in err and "damaged" in err
     assert SheetStore(store.root).open(sheet.id) == sheet
+
+
+def test_a_backup_whose_sync_mark_is_ahead_of_the_log_imports_nothing(tmp_path: Path) -> None:
+    """Invariant of the sync marks (``SheetStore._mark``): a mark covers at most the revisions the
+    sheet has. A backup claiming 'acknowledged, revision 99' for a sheet of 2 entries would hide
+    every later game from the sync (``sync_pending`` stays false until revision 99)."""
+    from storage.backup import _checksum
+
+    source = new_store(tmp_path, "source")
+    watten(source, games="AB")
+    export_backup(source, tmp_path / "backup.json")
+    doc = json.loads((tmp_path / "backup.json").read_bytes())
+    doc["sheets"][0]["sync"] = {"state": "acknowledged", "revision": 99, "at": "2026-11-22T20:00:00Z"}
+    doc["sha256"] = _checksum(doc["sheets"])
+    (tmp_path / "backup.json").write_text(json.dumps(doc))
+    target = new_store(tmp_path, "target")
+    with pytest.raises(BackupError, match=r"Blatt 1 .*Stand 99.*2 Einträge"):
+        import_backup(target, tmp_path / "backup.json")
+    assert target.list_sheets() == []
