@@ -15,6 +15,7 @@ longer log with a shorter one and keeps diverging copies under ``conflicts/``.
 CSV (one file per sheet, ``;``-separated, UTF-8 with BOM so spreadsheet programs show the
 umlauts): one row per log entry with number, kind, time, device, target, reason and the
 data as JSON, then the points each participant got on that line and the running totals.
+Free text (device, reason) that a spreadsheet would take as a formula gets a leading ``'``.
 """
 
 from __future__ import annotations
@@ -168,6 +169,16 @@ def import_backup(store: SheetStore, path: str | Path) -> ImportReport:
     return ImportReport(tuple(items))
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text_cell(text: str | None) -> str:
+    """Free text for a spreadsheet cell: never read as a formula (CSV injection), see OWASP."""
+    if not text:
+        return ""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def sheet_csv(stored: StoredSheet) -> str:
     """The sheet's log as CSV with each line's points and the running totals."""
     sheet = stored.sheet
@@ -198,9 +209,9 @@ def sheet_csv(stored: StoredSheet) -> str:
                 number,
                 entry.kind,
                 entry.at.isoformat() if entry.at else "",
-                entry.device or "",
+                _text_cell(entry.device),
                 entry.target or "",
-                entry.reason or "",
+                _text_cell(entry.reason),
                 json.dumps(data, ensure_ascii=False, sort_keys=True) if data else "",
                 *points,
                 *totals,

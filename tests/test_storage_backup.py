@@ -181,6 +181,22 @@ def test_csv_has_one_row_per_log_entry_with_points_and_totals(tmp_path: Path) ->
     assert files[0].read_bytes().startswith(b"\xef\xbb\xbf"), "BOM, so spreadsheets read the umlauts"
 
 
+@pytest.mark.parametrize("text", ['=HYPERLINK("http://example.invalid";"Ergebnis")', "-2 vergessen", "+1", "@SUMME(A1)", "\t=1"])
+def test_csv_free_text_is_never_read_as_a_formula(tmp_path: Path, text: str) -> None:
+    """The CSV is made for spreadsheet programs, and reason and device are free text (typed at
+    the table, or from an imported backup). A cell starting with = + - @ or a tab/CR is taken
+    as a formula there (CSV injection; '-2 vergessen' shows as #NAME?): it is written with a
+    leading apostrophe, which spreadsheets read as 'text' and do not show."""
+    from scoring import Entry
+
+    store = SheetStore(tmp_path / "store", device=text[:80])
+    sheet = watten(store, games="A")
+    store.append(sheet.id, Entry(kind="correction", target=1, replacement={"kind": "game", "data": {"winner": "B"}}, reason=text))
+    rows = list(csv.reader(io.StringIO(sheet_csv(store.stored(sheet.id))), delimiter=";"))
+    assert rows[2][3] == "'" + text and rows[2][5] == "'" + text
+    assert rows[1][7:] == ["0", "2", "0", "2"] and rows[2][0] == "2", "numbers stay numbers"
+
+
 # -- CLI -----------------------------------------------------------------------------------
 def test_cli_export_and_import_with_data_dir_before_or_after_the_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
