@@ -501,12 +501,17 @@ class SheetStore:
 
     def _refresh_index(self) -> list[SheetInfo]:
         db = self._index_db()
+        keep_index = False
         try:
             records = {doc["id"]: dict(doc) for doc in db.table(INDEX_TABLE).all() if isinstance(doc.get("id"), str)}
         except DamagedFile as error:
             self._warn(f"{error} Das Verzeichnis der Blätter wird aus den Blatt-Dateien neu aufgebaut.")
             records = {}
             db = self._index_db()
+        except NewerSchema as error:  # the index is only a cache: list from the sheet files, never touch it
+            self._warn(f"{error} Die Blätter werden direkt aus ihren Dateien gelesen.")
+            records = {}
+            keep_index = True
         fresh: dict[str, dict[str, Any]] = {}
         changed = False
         with os.scandir(self.sheets_dir) as entries:
@@ -531,7 +536,7 @@ class SheetStore:
                 continue
             fresh[sid] = {**stored.info().model_dump(mode="json"), "stamp": _stamp(path.stat())}
             changed = True
-        if changed or set(fresh) != set(records):
+        if (changed or set(fresh) != set(records)) and not keep_index:
             raw = {INDEX_TABLE: {str(n): rec for n, rec in enumerate(fresh.values(), start=1)}}
             db.storage.write(raw)
         infos = [SheetInfo.model_validate({k: v for k, v in rec.items() if k != "stamp"}) for rec in fresh.values()]

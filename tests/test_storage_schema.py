@@ -211,3 +211,25 @@ def test_a_migration_that_yields_an_invalid_file_changes_nothing(tmp_path: Path,
     after = snapshot(store.root)
     assert after[f"sheets/{sheet.id}.json"] == before[f"sheets/{sheet.id}.json"]
     assert not any(name.startswith("damaged/") for name in after)
+
+
+def test_an_index_written_by_a_newer_version_still_lists_the_sheets_and_stays_untouched(tmp_path: Path) -> None:
+    """After trying a newer app and going back: the newer app migrated the index when it listed
+    the sheets, but rewrote only the sheet files it touched. The index is a cache of the sheet
+    files: this version lists every sheet it can read from them, says why, and leaves the newer
+    index as it is (instead of refusing to list anything)."""
+    store = new_store(tmp_path)
+    sheets = [watten(store, table=1, games="A"), watten(store, table=2, games="AB")]
+    store.list_sheets()
+    index = store.root / "index.json"
+    raw = json.loads(index.read_bytes())
+    raw["_meta"]["1"]["schema"] = SCHEMA_VERSION + 1
+    index.write_text(json.dumps(raw))
+    before = index.read_bytes()
+    reopened = SheetStore(store.root, device="test-phone")
+    assert {i.id for i in reopened.list_sheets()} == {s.id for s in sheets}
+    assert any("neueren" in w for w in reopened.warnings)
+    reopened.add_game(sheets[0].id, {"winner": "B"})
+    assert [i.revision for i in reopened.list_sheets() if i.id == sheets[0].id] == [2]
+    assert index.read_bytes() == before
+    assert reopened.damaged() == []
