@@ -48,7 +48,16 @@ from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, VOID, Frozen
 
 from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json
-from .errors import DamagedFile, NewerSchema, SheetExists, SheetNotFound, StorageError, StoreBusy, SyncStateError
+from .errors import (
+    DamagedFile,
+    NewerSchema,
+    SheetExists,
+    SheetNotFound,
+    StorageError,
+    StorageFull,
+    StoreBusy,
+    SyncStateError,
+)
 from .paths import data_dir
 from .schema import VersionedStorage
 
@@ -538,7 +547,10 @@ class SheetStore:
             changed = True
         if (changed or set(fresh) != set(records)) and not keep_index:
             raw = {INDEX_TABLE: {str(n): rec for n, rec in enumerate(fresh.values(), start=1)}}
-            db.storage.write(raw)
+            try:
+                db.storage.write(raw)
+            except StorageFull as error:  # the index is only a cache: the list is right without it
+                self._warn(f"{error} Das betrifft nur das Verzeichnis der Blätter; die Blätter selbst sind vollständig.")
         infos = [SheetInfo.model_validate({k: v for k, v in rec.items() if k != "stamp"}) for rec in fresh.values()]
         infos.sort(key=lambda i: (i.created_at, str(i.id)), reverse=True)
         return infos

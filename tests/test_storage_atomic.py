@@ -298,3 +298,20 @@ def test_writing_to_a_sheet_whose_first_write_was_killed_half_way_leaves_no_dama
     assert not path.exists() and not tmp.exists()
     assert store.list_sheets() == []
     assert store.damaged() == [] and store.warnings == []
+
+
+def test_a_full_disk_still_lists_and_exports_the_sheets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a full disk the organizer must still see the sheets and export them elsewhere (to
+    free space or to hand them in). The index is only a cache: when it cannot be written, the
+    list comes from the sheet files, with the full-disk message as a warning, and nothing is lost."""
+    store = new_store(tmp_path)
+    sheets = [watten(store, table=1, games="AB"), watten(store, table=2, games="B")]
+    before = snapshot(store.root)
+    with monkeypatch.context() as patch:
+        _disk_full(patch, after_bytes=0)
+        assert {i.id for i in store.list_sheets()} == {s.id for s in sheets}
+        assert any("Speicher ist voll" in w for w in store.warnings)
+        assert sorted((s.sheet for s in store.all_stored()), key=lambda s: s.context.table) == sheets  # what export writes
+    assert snapshot(store.root) == before
+    assert {i.id for i in store.list_sheets()} == {s.id for s in sheets}
+    assert (store.root / "index.json").exists(), "with space again, the index is written"
