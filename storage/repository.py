@@ -488,8 +488,13 @@ class SheetStore:
                 return ImportOutcome.OLDER
             conflicts = self.root / CONFLICTS_DIR
             conflicts.mkdir(parents=True, exist_ok=True)
-            name = f"{theirs.id}.{utcnow().strftime('%Y%m%dT%H%M%S%fZ')}.json"
-            atomic_write_bytes(conflicts / name, dump_json(incoming.document()))
+            stamp = utcnow().strftime("%Y%m%dT%H%M%S%fZ")
+            target = conflicts / f"{theirs.id}.{stamp}.json"
+            counter = 1
+            while target.exists():  # a clock set back or coarse: never overwrite an earlier copy
+                counter += 1
+                target = conflicts / f"{theirs.id}.{stamp}-{counter}.json"
+            atomic_write_bytes(target, dump_json(incoming.document()))
             return ImportOutcome.CONFLICT
 
     def all_stored(self) -> list[StoredSheet]:

@@ -361,3 +361,32 @@ def test_a_backup_whose_sync_mark_is_ahead_of_the_log_imports_nothing(tmp_path: 
     with pytest.raises(BackupError, match=r"Blatt 1 .*Stand 99.*2 Einträge"):
         import_backup(target, tmp_path / "backup.json")
     assert target.list_sheets() == []
+
+
+def test_two_diverging_copies_imported_at_the_same_clock_reading_are_both_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Clock skew: a phone's clock set back, a frozen clock, or a coarse one (Windows ticks in
+    ~15 ms) gives two conflict files the same time stamp. The second must not overwrite the
+    first: each diverging copy is the only record of its games."""
+    from datetime import UTC, datetime
+
+    from storage import repository
+
+    phone = new_store(tmp_path, "phone")
+    sheet = watten(phone, games="AB")
+    export_backup(phone, tmp_path / "early.json")
+    laptop = new_store(tmp_path, "laptop")
+    import_backup(laptop, tmp_path / "early.json")
+    laptop.add_game(sheet.id, {"winner": "A"})
+    for number, winner in enumerate("BB"):
+        other = new_store(tmp_path, f"tablet{number}")
+        import_backup(other, tmp_path / "early.json")
+        other.add_game(sheet.id, {"winner": winner})
+        other.add_game(sheet.id, {"winner": "A"} if number else {"winner": "B"})
+        export_backup(other, tmp_path / f"tablet{number}.json")
+    monkeypatch.setattr(repository, "utcnow", lambda: datetime(2026, 11, 22, 20, 0, tzinfo=UTC))
+    for number in range(2):
+        assert import_backup(laptop, tmp_path / f"tablet{number}.json").count(ImportOutcome.CONFLICT) == 1
+    kept = [json.loads(p.read_bytes())["sheet"]["entries"][3]["data"] for p in sorted((laptop.root / "conflicts").iterdir())]
+    assert sorted(kept, key=str) == [{"winner": "A"}, {"winner": "B"}]
