@@ -112,6 +112,8 @@ def parse_json_object(data: bytes) -> dict[str, Any]:
         raise ValueError(f"kein UTF-8-Text ab Byte {error.start}") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"kein gültiges JSON: {error.msg}, Zeile {error.lineno}, Spalte {error.colno}") from None
+    except RecursionError:  # a crafted file: objects nested deeper than Python's parser goes
+        raise ValueError("kein gültiges JSON: zu tief verschachtelt") from None
     if not isinstance(value, dict):
         raise ValueError("kein JSON-Objekt")
     return value

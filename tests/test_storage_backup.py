@@ -390,3 +390,19 @@ def test_two_diverging_copies_imported_at_the_same_clock_reading_are_both_kept(
         assert import_backup(laptop, tmp_path / f"tablet{number}.json").count(ImportOutcome.CONFLICT) == 1
     kept = [json.loads(p.read_bytes())["sheet"]["entries"][3]["data"] for p in sorted((laptop.root / "conflicts").iterdir())]
     assert sorted(kept, key=str) == [{"winner": "A"}, {"winner": "B"}]
+
+
+def test_a_maliciously_deep_backup_gives_a_clear_message_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A crafted backup nesting 100000 objects made json.loads raise RecursionError, which no
+    one caught: 'tischblock import' ended in a Python traceback. It is a damaged backup like
+    any other: a German message, exit 1, nothing imported."""
+    depth = 100_000
+    (tmp_path / "deep.json").write_text('{"format": "tischblock-backup", "sheets": [' + '{"a":' * depth + "1" + "}" * depth + "]}")
+    target = new_store(tmp_path, "target")
+    kept = watten(target, games="AB")
+    before = snapshot(target.root)
+    with pytest.raises(BackupError, match="beschädigt.*verschachtelt"):
+        import_backup(target, tmp_path / "deep.json")
+    assert cli.main(["import", str(tmp_path / "deep.json"), "--data-dir", str(target.root)]) == 1
+    assert "Fehler: Die Sicherung" in capsys.readouterr().err
+    assert snapshot(target.root) == before and target.open(kept.id) == kept
