@@ -401,7 +401,7 @@ def test_a_maliciously_deep_backup_gives_a_clear_message_not_a_traceback(tmp_pat
     target = new_store(tmp_path, "target")
     kept = watten(target, games="AB")
     before = snapshot(target.root)
-    with pytest.raises(BackupError, match="beschädigt.*verschachtelt"):
+    with pytest.raises(BackupError, match=r"beschädigt.*verschachtelt"):
         import_backup(target, tmp_path / "deep.json")
     assert cli.main(["import", str(tmp_path / "deep.json"), "--data-dir", str(target.root)]) == 1
     assert "Fehler: Die Sicherung" in capsys.readouterr().err
