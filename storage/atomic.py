@@ -149,7 +149,14 @@ class AtomicJSONStorage(Storage):
             value = parse_json_object(data)
             self.validate(value)
         except ValueError as error:
-            kept = keep_aside(self.path, self.damaged_dir)
+            try:
+                kept = keep_aside(self.path, self.damaged_dir)
+            except OSError as move_error:  # e.g. a full disk: the file stays where it is, untouched
+                reason = (
+                    f"{error}; sie bleibt unverändert an ihrem Platz, weil sie nicht nach {self.damaged_dir} "
+                    f"gelegt werden konnte: {move_error.strerror or move_error}"
+                )
+                raise DamagedFile(self.path, reason) from None
             raise DamagedFile(self.path, str(error), kept) from None
         return value
 
@@ -176,7 +183,10 @@ class AtomicJSONStorage(Storage):
             _discard(tmp)  # incomplete as well: the live file decides (and is kept aside if damaged)
             return
         if self.path.exists():
-            keep_aside(self.path, self.damaged_dir)
+            try:
+                keep_aside(self.path, self.damaged_dir)
+            except OSError:
+                return  # both stay; ``read`` reports the damaged live file
         os.replace(tmp, self.path)
         fsync_dir(self.path.parent)
 

@@ -315,3 +315,28 @@ def test_a_full_disk_still_lists_and_exports_the_sheets(tmp_path: Path, monkeypa
     assert snapshot(store.root) == before
     assert {i.id for i in store.list_sheets()} == {s.id for s in sheets}
     assert (store.root / "index.json").exists(), "with space again, the index is written"
+
+
+def test_a_damaged_file_that_cannot_be_moved_aside_stays_in_place_with_a_clear_message(tmp_path: Path) -> None:
+    """Keeping a damaged file aside needs the ``damaged/`` folder; on a full disk (or when it
+    cannot be created) the move failed with a bare OSError: a traceback in the CLI, no message
+    in the app. The file must stay where it is, untouched, and the message must say so; the
+    other sheets stay usable."""
+    store = new_store(tmp_path)
+    good = watten(store, table=1, games="AAB")
+    bad = watten(store, table=2, games="B")
+    store.list_sheets()
+    path = store.sheet_path(bad.id)
+    path.write_bytes(b'{"_meta": {"1"')
+    (store.root / "damaged").write_bytes(b"")  # a file where the folder should go: mkdir fails
+    with pytest.raises(DamagedFile) as info:
+        store.open(bad.id)
+    message = str(info.value)
+    assert "beschädigt" in message and "bleibt" in message and str(path) in message
+    assert info.value.kept_at is None
+    assert path.read_bytes() == b'{"_meta": {"1"'
+    with pytest.raises(DamagedFile):
+        store.add_game(bad.id, {"winner": "A"})
+    assert path.read_bytes() == b'{"_meta": {"1"'
+    assert [i.id for i in store.list_sheets()] == [good.id]
+    assert len(store.add_game(good.id, {"winner": "B"}).entries) == 4
