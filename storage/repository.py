@@ -36,10 +36,10 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import filelock
-from pydantic import Field, ValidationError
+from pydantic import AfterValidator, Field, ValidationError
 from tinydb import TinyDB
 from tinydb.table import Document
 
@@ -74,6 +74,14 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _as_utc(value: datetime) -> datetime:
+    """A time without a zone (from a hand-made backup) is read as UTC, so times always compare."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(_as_utc)]
+
+
 def default_device() -> str:
     """The device name stamped on entries: ``TISCHBLOCK_DEVICE`` or the host name."""
     return (os.environ.get(ENV_DEVICE) or platform.node() or "unbekannt")[:80]
@@ -96,7 +104,7 @@ class SyncMark(Frozen):
 
     state: SyncState = SyncState.LOCAL
     revision: int = Field(default=0, ge=0)
-    at: datetime | None = None
+    at: UtcDatetime | None = None
 
 
 class SheetInfo(Frozen):
@@ -108,8 +116,8 @@ class SheetInfo(Frozen):
     context: SheetContext
     revision: int
     closed: bool
-    created_at: datetime
-    updated_at: datetime
+    created_at: UtcDatetime
+    updated_at: UtcDatetime
     device: str | None = None
     sync: SyncMark = SyncMark()
 
@@ -123,8 +131,8 @@ class StoredSheet(Frozen):
     """A sheet as stored: the sheet itself plus the store's metadata about it."""
 
     sheet: Sheet
-    created_at: datetime
-    updated_at: datetime
+    created_at: UtcDatetime
+    updated_at: UtcDatetime
     device: str | None = None
     sync: SyncMark = SyncMark()
 

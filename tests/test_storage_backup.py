@@ -406,3 +406,33 @@ def test_a_maliciously_deep_backup_gives_a_clear_message_not_a_traceback(tmp_pat
     assert cli.main(["import", str(tmp_path / "deep.json"), "--data-dir", str(target.root)]) == 1
     assert "Fehler: Die Sicherung" in capsys.readouterr().err
     assert snapshot(target.root) == before and target.open(kept.id) == kept
+
+
+def test_a_backup_with_times_without_time_zone_does_not_break_the_sheet_list(tmp_path: Path) -> None:
+    """A backup written by hand or by another tool may carry times without a zone
+    ('2026-11-22T20:00:00'). Stored as they were, the sheet list compared them with the store's
+    UTC times and raised TypeError on every listing from then on, the import's own included:
+    no sheet could be listed, exported or synced any more. Such times are read as UTC."""
+    from storage.backup import _checksum
+
+    source = new_store(tmp_path, "source")
+    sheet = watten(source, games="AB")
+    export_backup(source, tmp_path / "backup.json")
+    source.add_game(sheet.id, {"winner": "A"})
+    export_backup(source, tmp_path / "later.json")
+    for name in ("backup.json", "later.json"):
+        doc = json.loads((tmp_path / name).read_bytes())
+        doc["sheets"][0]["created_at"] = "2026-11-22T20:00:00"
+        doc["sheets"][0]["updated_at"] = "2026-11-22T20:30:00"
+        doc["sheets"][0]["sync"] = {"state": "queued", "revision": 1, "at": "2026-11-22T20:31:00"}
+        doc["sha256"] = _checksum(doc["sheets"])
+        (tmp_path / name).write_text(json.dumps(doc))
+    target = new_store(tmp_path, "target")
+    other = watten(target, table=7, games="B")
+    assert import_backup(target, tmp_path / "backup.json").count(ImportOutcome.NEW) == 1
+    assert import_backup(target, tmp_path / "later.json").count(ImportOutcome.UPDATED) == 1
+    assert {i.id for i in target.list_sheets()} == {sheet.id, other.id}
+    stored = target.stored(sheet.id)
+    assert stored.created_at.isoformat() == "2026-11-22T20:00:00+00:00"
+    assert stored.sync.at is not None and stored.sync.at.utcoffset() is not None
+    assert len(stored.sheet.entries) == 3
