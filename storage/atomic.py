@@ -49,6 +49,21 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def ensure_dir(directory: Path) -> None:
+    """``mkdir -p`` whose new folders survive a power cut: the parent of each created folder is fsynced."""
+    missing = []
+    current = directory
+    while not current.exists():
+        missing.append(current)
+        current = current.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    for created in reversed(missing):
+        try:
+            fsync_dir(created.parent)
+        except PermissionError:
+            pass  # a parent this process may enter but not open (not ours): nothing more to do
+
+
 def tmp_path(path: Path) -> Path:
     return path.with_name(path.name + TMP_SUFFIX)
 
@@ -87,7 +102,7 @@ def _discard(path: Path) -> None:
 
 def keep_aside(path: Path, damaged_dir: Path) -> Path:
     """Move an unreadable file into ``damaged_dir`` under a unique, dated name; return where it went."""
-    damaged_dir.mkdir(parents=True, exist_ok=True)
+    ensure_dir(damaged_dir)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     target = damaged_dir / f"{path.name}.{stamp}"
     counter = 1
@@ -192,7 +207,7 @@ class AtomicJSONStorage(Storage):
 
     # -- writing ---------------------------------------------------------------------------
     def write(self, data: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        ensure_dir(self.path.parent)
         atomic_write_bytes(self.path, dump_json(data))
 
     def close(self) -> None:
@@ -203,6 +218,7 @@ __all__ = [
     "AtomicJSONStorage",
     "atomic_write_bytes",
     "dump_json",
+    "ensure_dir",
     "fsync_dir",
     "keep_aside",
     "parse_json_object",

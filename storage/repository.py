@@ -47,7 +47,7 @@ from scoring import Entry, Participant, Replacement, Sheet, SheetContext, effect
 from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, VOID, Frozen
 
-from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json
+from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json, ensure_dir
 from .errors import (
     DamagedFile,
     NewerSchema,
@@ -240,7 +240,7 @@ class SheetStore:
         self.sheets_dir = self.root / SHEETS_DIR
         self.damaged_dir = self.root / DAMAGED_DIR
         try:
-            self.sheets_dir.mkdir(parents=True, exist_ok=True)
+            ensure_dir(self.sheets_dir)
         except OSError as error:
             raise StorageError(
                 f"Der Speicher {self.root} kann nicht angelegt werden: {error.strerror or error}. "
@@ -495,7 +495,7 @@ class SheetStore:
             if same_header and ours.entries[: len(theirs.entries)] == theirs.entries:
                 return ImportOutcome.OLDER
             conflicts = self.root / CONFLICTS_DIR
-            conflicts.mkdir(parents=True, exist_ok=True)
+            ensure_dir(conflicts)
             stamp = utcnow().strftime("%Y%m%dT%H%M%S%fZ")
             target = conflicts / f"{theirs.id}.{stamp}.json"
             counter = 1

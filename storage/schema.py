@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .atomic import AtomicJSONStorage, atomic_write_bytes
+from .atomic import AtomicJSONStorage, atomic_write_bytes, ensure_dir
 from .errors import NewerSchema, StorageError
 
 SCHEMA_VERSION = 1
@@ -142,7 +142,7 @@ class VersionedStorage(AtomicJSONStorage):
                 "die Datei bleibt unverändert."
             ) from None
         keep = self.damaged_dir.parent / MIGRATED_DIR
-        keep.mkdir(parents=True, exist_ok=True)
+        ensure_dir(keep)
         copy_path = keep / f"{self.path.name}.v{version}"
         if not copy_path.exists():
             atomic_write_bytes(copy_path, self.path.read_bytes())

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tinydb import TinyDB
 from tinydb.storages import JSONStorage
 
-from storage import DamagedFile, SheetNotFound, StorageFull, atomic_write_bytes
+from storage import DamagedFile, SheetNotFound, SheetStore, StorageFull, atomic_write_bytes
 from storage.atomic import AtomicJSONStorage
 
 from .storage_helpers import new_store, snapshot, watten
@@ -340,3 +340,27 @@ def test_a_damaged_file_that_cannot_be_moved_aside_stays_in_place_with_a_clear_m
     assert path.read_bytes() == b'{"_meta": {"1"'
     assert [i.id for i in store.list_sheets()] == [good.id]
     assert len(store.add_game(good.id, {"winner": "B"}).entries) == 4
+
+
+def test_the_folders_of_a_new_store_survive_a_power_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write is acknowledged after the file's directory is fsynced, but on the first start
+    ``sheets/`` (and the store folder itself) had just been created with mkdir and nothing
+    fsynced the directories holding those new entries: after a power cut the whole folder,
+    with the acknowledged first sheet, could be gone. Each folder the store creates (store,
+    sheets, damaged, conflicts, migrated) has its parent fsynced before a write is acknowledged."""
+    import storage.atomic
+
+    synced: list[Path] = []
+    real = storage.atomic.fsync_dir
+    monkeypatch.setattr(storage.atomic, "fsync_dir", lambda d: (synced.append(Path(d)), real(d))[1])
+    root = tmp_path / "neu" / "store"
+    store = SheetStore(root, device="test-phone")
+    sheet = watten(store, games="A")
+    assert {tmp_path, tmp_path / "neu", root} <= set(synced)
+    assert store.sheet_path(sheet.id).parent in synced
+    path = store.sheet_path(sheet.id)
+    path.write_bytes(b"")
+    synced.clear()
+    with pytest.raises(DamagedFile):
+        store.open(sheet.id)
+    assert root in synced, "the new damaged/ folder is recorded in the store folder"
