@@ -212,6 +212,15 @@ def _valid_info(record: dict[str, Any]) -> bool:
     return True
 
 
+def _canonical_id(name: str) -> str:
+    """The sheet id a file name in ``sheets/`` stands for, or "" if it is no sheet file of ours."""
+    stem = name.removesuffix(TMP_SUFFIX).removesuffix(".json")
+    try:
+        return stem if str(uuid.UUID(stem)) == stem else ""
+    except ValueError:
+        return ""
+
+
 def _parse_id(sheet_id: uuid.UUID | str) -> uuid.UUID:
     try:
         return sheet_id if isinstance(sheet_id, uuid.UUID) else uuid.UUID(str(sheet_id))
@@ -538,7 +547,7 @@ class SheetStore:
         changed = False
         with os.scandir(self.sheets_dir) as entries:
             names = [e.name for e in entries if e.name.endswith(".json") or e.name.endswith(".json" + TMP_SUFFIX)]
-        ids = sorted({n.removesuffix(TMP_SUFFIX).removesuffix(".json") for n in names})
+        ids = sorted({sid for sid in map(_canonical_id, names) if sid})  # foreign files are not sheets
         for sid in ids:
             path = self.sheets_dir / f"{sid}.json"
             record = records.get(sid)
