@@ -176,6 +176,8 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"  {item.sheet_id}: {item.outcome.value}{detail}")
     if report.count(ImportOutcome.CONFLICT):
         print(f"  Die abweichenden Fassungen liegen unter {store.root / 'conflicts'}")
+    for warning in store.warnings:
+        print(f"Warnung: {warning}", file=sys.stderr)
     return 0
 
 

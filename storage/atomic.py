@@ -49,6 +49,21 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def ensure_dir(directory: Path) -> None:
+    """``mkdir -p`` whose new folders survive a power cut: the parent of each created folder is fsynced."""
+    missing = []
+    current = directory
+    while not current.exists():
+        missing.append(current)
+        current = current.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    for created in reversed(missing):
+        try:
+            fsync_dir(created.parent)
+        except PermissionError:
+            pass  # a parent this process may enter but not open (not ours): nothing more to do
+
+
 def tmp_path(path: Path) -> Path:
     return path.with_name(path.name + TMP_SUFFIX)
 
@@ -87,7 +102,7 @@ def _discard(path: Path) -> None:
 
 def keep_aside(path: Path, damaged_dir: Path) -> Path:
     """Move an unreadable file into ``damaged_dir`` under a unique, dated name; return where it went."""
-    damaged_dir.mkdir(parents=True, exist_ok=True)
+    ensure_dir(damaged_dir)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     target = damaged_dir / f"{path.name}.{stamp}"
     counter = 1
@@ -112,6 +127,8 @@ def parse_json_object(data: bytes) -> dict[str, Any]:
         raise ValueError(f"kein UTF-8-Text ab Byte {error.start}") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"kein gültiges JSON: {error.msg}, Zeile {error.lineno}, Spalte {error.colno}") from None
+    except RecursionError:  # a crafted file: objects nested deeper than Python's parser goes
+        raise ValueError("kein gültiges JSON: zu tief verschachtelt") from None
     if not isinstance(value, dict):
         raise ValueError("kein JSON-Objekt")
     return value
@@ -147,7 +164,14 @@ class AtomicJSONStorage(Storage):
             value = parse_json_object(data)
             self.validate(value)
         except ValueError as error:
-            kept = keep_aside(self.path, self.damaged_dir)
+            try:
+                kept = keep_aside(self.path, self.damaged_dir)
+            except OSError as move_error:  # e.g. a full disk: the file stays where it is, untouched
+                reason = (
+                    f"{error}; sie bleibt unverändert an ihrem Platz, weil sie nicht nach {self.damaged_dir} "
+                    f"gelegt werden konnte: {move_error.strerror or move_error}"
+                )
+                raise DamagedFile(self.path, reason) from None
             raise DamagedFile(self.path, str(error), kept) from None
         return value
 
@@ -174,13 +198,16 @@ class AtomicJSONStorage(Storage):
             _discard(tmp)  # incomplete as well: the live file decides (and is kept aside if damaged)
             return
         if self.path.exists():
-            keep_aside(self.path, self.damaged_dir)
+            try:
+                keep_aside(self.path, self.damaged_dir)
+            except OSError:
+                return  # both stay; ``read`` reports the damaged live file
         os.replace(tmp, self.path)
         fsync_dir(self.path.parent)
 
     # -- writing ---------------------------------------------------------------------------
     def write(self, data: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        ensure_dir(self.path.parent)
         atomic_write_bytes(self.path, dump_json(data))
 
     def close(self) -> None:
@@ -191,6 +218,7 @@ __all__ = [
     "AtomicJSONStorage",
     "atomic_write_bytes",
     "dump_json",
+    "ensure_dir",
     "fsync_dir",
     "keep_aside",
     "parse_json_object",

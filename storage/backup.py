@@ -8,12 +8,14 @@ The backup file (``tischblock export``) is::
 
 ``import_backup`` checks the whole file first (JSON, format, version, count, checksum, every
 sheet valid) and imports nothing if any check fails: a damaged backup gives a clear message
-and changes nothing. Then each sheet goes through ``SheetStore.put``, which never replaces a
+and changes nothing. Sheets of an older storage ``schema`` go through the same migrations as
+stored files; a backup of a newer schema is refused with the advice to update the app. Then each sheet goes through ``SheetStore.put``, which never replaces a
 longer log with a shorter one and keeps diverging copies under ``conflicts/``.
 
 CSV (one file per sheet, ``;``-separated, UTF-8 with BOM so spreadsheet programs show the
 umlauts): one row per log entry with number, kind, time, device, target, reason and the
 data as JSON, then the points each participant got on that line and the running totals.
+Free text (device, reason) that a spreadsheet would take as a formula gets a leading ``'``.
 """
 
 from __future__ import annotations
@@ -32,10 +34,10 @@ from pydantic import ValidationError
 from scoring import find_ruleset
 from scoring.engine import german_validation_message
 
+from . import schema
 from .atomic import atomic_write_bytes, parse_json_object
 from .errors import BackupError, StorageError
 from .repository import ImportOutcome, SheetStore, StoredSheet
-from .schema import SCHEMA_VERSION
 
 BACKUP_FORMAT = "tischblock-backup"
 BACKUP_VERSION = 1
@@ -51,7 +53,7 @@ def backup_document(stored: list[StoredSheet], device: str | None = None) -> dic
     return {
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
-        "schema": SCHEMA_VERSION,
+        "schema": schema.SCHEMA_VERSION,
         "exported_at": datetime.now(UTC).isoformat(),
         "device": device,
         "count": len(sheets),
@@ -95,13 +97,38 @@ def read_backup(path: str | Path) -> list[StoredSheet]:
         raise BackupError(
             f"Die Prüfsumme der Sicherung {path} stimmt nicht: die Datei ist beschädigt oder wurde verändert; es wurde nichts eingelesen."
         )
+    found = doc.get("schema")
+    if not isinstance(found, int) or found < 1:
+        raise BackupError(f"Die Sicherung {path} hat keine gültige Angabe des Speicherformats; es wurde nichts eingelesen.")
+    if found > schema.SCHEMA_VERSION:
+        raise BackupError(
+            f"Die Sicherung {path} stammt von einer neueren Tischblock-Version (Speicherformat {found}, "
+            f"diese App kennt bis {schema.SCHEMA_VERSION}); bitte die App aktualisieren. Es wurde nichts eingelesen."
+        )
     out = []
     for number, item in enumerate(sheets, start=1):
         try:
-            out.append(StoredSheet.model_validate(item))
+            if found < schema.SCHEMA_VERSION:  # the same migrations as a stored sheet file of that schema
+                old = {schema.META_TABLE: {"1": {"schema": found, "kind": "sheet"}}, "sheet": {"1": item}}
+                item = schema.migrate(old, "sheet", path)[0]["sheet"]["1"]
+            stored = StoredSheet.model_validate(item)
+            if stored.sync.revision > stored.revision:
+                raise BackupError(
+                    f"Blatt {number} der Sicherung {path} ist ungültig (Sync-Stand {stored.sync.revision}, "
+                    f"aber nur {stored.revision} Einträge); es wurde nichts eingelesen."
+                )
+            out.append(stored)
         except ValidationError as error:
             raise BackupError(
                 f"Blatt {number} der Sicherung {path} ist ungültig ({german_validation_message(error)}); es wurde nichts eingelesen."
+            ) from None
+        except BackupError:
+            raise
+        except StorageError as error:  # no migration known from that schema
+            raise BackupError(f"Blatt {number} der Sicherung {path}: {error}; es wurde nichts eingelesen.") from None
+        except (LookupError, TypeError, AttributeError, ValueError):  # the migration met a shape it does not know
+            raise BackupError(
+                f"Blatt {number} der Sicherung {path} lässt sich nicht aus Speicherformat {found} übernehmen; es wurde nichts eingelesen."
             ) from None
     return out
 
@@ -142,6 +169,16 @@ def import_backup(store: SheetStore, path: str | Path) -> ImportReport:
     return ImportReport(tuple(items))
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text_cell(text: str | None) -> str:
+    """Free text for a spreadsheet cell: never read as a formula (CSV injection), see OWASP."""
+    if not text:
+        return ""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def sheet_csv(stored: StoredSheet) -> str:
     """The sheet's log as CSV with each line's points and the running totals."""
     sheet = stored.sheet
@@ -172,9 +209,9 @@ def sheet_csv(stored: StoredSheet) -> str:
                 number,
                 entry.kind,
                 entry.at.isoformat() if entry.at else "",
-                entry.device or "",
+                _text_cell(entry.device),
                 entry.target or "",
-                entry.reason or "",
+                _text_cell(entry.reason),
                 json.dumps(data, ensure_ascii=False, sort_keys=True) if data else "",
                 *points,
                 *totals,

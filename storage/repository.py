@@ -36,10 +36,10 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import filelock
-from pydantic import Field, ValidationError
+from pydantic import AfterValidator, Field, ValidationError
 from tinydb import TinyDB
 from tinydb.table import Document
 
@@ -47,8 +47,17 @@ from scoring import Entry, Participant, Replacement, Sheet, SheetContext, effect
 from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, VOID, Frozen
 
-from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json
-from .errors import DamagedFile, NewerSchema, SheetExists, SheetNotFound, StorageError, StoreBusy, SyncStateError
+from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json, ensure_dir
+from .errors import (
+    DamagedFile,
+    NewerSchema,
+    SheetExists,
+    SheetNotFound,
+    StorageError,
+    StorageFull,
+    StoreBusy,
+    SyncStateError,
+)
 from .paths import data_dir
 from .schema import VersionedStorage
 
@@ -63,6 +72,14 @@ ENV_DEVICE = "TISCHBLOCK_DEVICE"
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def _as_utc(value: datetime) -> datetime:
+    """A time without a zone (from a hand-made backup) is read as UTC, so times always compare."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(_as_utc)]
 
 
 def default_device() -> str:
@@ -87,7 +104,7 @@ class SyncMark(Frozen):
 
     state: SyncState = SyncState.LOCAL
     revision: int = Field(default=0, ge=0)
-    at: datetime | None = None
+    at: UtcDatetime | None = None
 
 
 class SheetInfo(Frozen):
@@ -99,8 +116,8 @@ class SheetInfo(Frozen):
     context: SheetContext
     revision: int
     closed: bool
-    created_at: datetime
-    updated_at: datetime
+    created_at: UtcDatetime
+    updated_at: UtcDatetime
     device: str | None = None
     sync: SyncMark = SyncMark()
 
@@ -114,8 +131,8 @@ class StoredSheet(Frozen):
     """A sheet as stored: the sheet itself plus the store's metadata about it."""
 
     sheet: Sheet
-    created_at: datetime
-    updated_at: datetime
+    created_at: UtcDatetime
+    updated_at: UtcDatetime
     device: str | None = None
     sync: SyncMark = SyncMark()
 
@@ -158,8 +175,7 @@ class SheetStorage(VersionedStorage):
     def __init__(self, path: str | os.PathLike[str], damaged_dir: str | os.PathLike[str] | None = None) -> None:
         super().__init__(path, "sheet", damaged_dir)
 
-    def validate(self, value: dict[str, Any]) -> None:
-        super().validate(value)
+    def validate_content(self, value: dict[str, Any]) -> None:
         table = value.get(SHEET_TABLE)
         if not isinstance(table, dict) or set(table) != {"1"}:
             raise ValueError("das Blatt fehlt in der Datei")
@@ -196,6 +212,15 @@ def _valid_info(record: dict[str, Any]) -> bool:
     return True
 
 
+def _canonical_id(name: str) -> str:
+    """The sheet id a file name in ``sheets/`` stands for, or "" if it is no sheet file of ours."""
+    stem = name.removesuffix(TMP_SUFFIX).removesuffix(".json")
+    try:
+        return stem if str(uuid.UUID(stem)) == stem else ""
+    except ValueError:
+        return ""
+
+
 def _parse_id(sheet_id: uuid.UUID | str) -> uuid.UUID:
     try:
         return sheet_id if isinstance(sheet_id, uuid.UUID) else uuid.UUID(str(sheet_id))
@@ -224,7 +249,7 @@ class SheetStore:
         self.sheets_dir = self.root / SHEETS_DIR
         self.damaged_dir = self.root / DAMAGED_DIR
         try:
-            self.sheets_dir.mkdir(parents=True, exist_ok=True)
+            ensure_dir(self.sheets_dir)
         except OSError as error:
             raise StorageError(
                 f"Der Speicher {self.root} kann nicht angelegt werden: {error.strerror or error}. "
@@ -285,10 +310,16 @@ class SheetStore:
             out.append(new)
 
         with self.locked():
-            if not path.exists() and not Path(str(path) + TMP_SUFFIX).exists():
-                raise SheetNotFound(sheet_id)
+            db = self._sheet_db(path)
+            if not path.exists():
+                # Only a leftover temp file: recover it if complete, else discard it (a create that
+                # was never acknowledged). TinyDB's update writes the file even when it finds no
+                # document, which would leave a sheet file without a sheet.
+                db.storage.read()
+                if not path.exists():
+                    raise SheetNotFound(sheet_id)
             try:
-                self._sheet_db(path).table(SHEET_TABLE).update(transform, doc_ids=[1])
+                db.table(SHEET_TABLE).update(transform, doc_ids=[1])
             except DamagedFile as error:
                 self._warn(str(error))
                 raise
@@ -317,10 +348,14 @@ class SheetStore:
         return sheet
 
     def _exists(self, sheet_id: uuid.UUID | str) -> bool:
-        """Whether the sheet is stored (after recovering a leftover temp file). Hold the lock."""
+        """Whether the sheet is stored (after recovering a leftover temp file). Hold the lock.
+
+        A damaged file is not a stored sheet: reading it kept it aside under ``damaged/`` (and
+        noted a warning), so its id is free, e.g. for the sheet restored from a backup.
+        """
         try:
             self._read(sheet_id)
-        except SheetNotFound:
+        except (SheetNotFound, DamagedFile):
             return False
         return True
 
@@ -469,9 +504,14 @@ class SheetStore:
             if same_header and ours.entries[: len(theirs.entries)] == theirs.entries:
                 return ImportOutcome.OLDER
             conflicts = self.root / CONFLICTS_DIR
-            conflicts.mkdir(parents=True, exist_ok=True)
-            name = f"{theirs.id}.{utcnow().strftime('%Y%m%dT%H%M%S%fZ')}.json"
-            atomic_write_bytes(conflicts / name, dump_json(incoming.document()))
+            ensure_dir(conflicts)
+            stamp = utcnow().strftime("%Y%m%dT%H%M%S%fZ")
+            target = conflicts / f"{theirs.id}.{stamp}.json"
+            counter = 1
+            while target.exists():  # a clock set back or coarse: never overwrite an earlier copy
+                counter += 1
+                target = conflicts / f"{theirs.id}.{stamp}-{counter}.json"
+            atomic_write_bytes(target, dump_json(incoming.document()))
             return ImportOutcome.CONFLICT
 
     def all_stored(self) -> list[StoredSheet]:
@@ -492,17 +532,22 @@ class SheetStore:
 
     def _refresh_index(self) -> list[SheetInfo]:
         db = self._index_db()
+        keep_index = False
         try:
             records = {doc["id"]: dict(doc) for doc in db.table(INDEX_TABLE).all() if isinstance(doc.get("id"), str)}
         except DamagedFile as error:
             self._warn(f"{error} Das Verzeichnis der Blätter wird aus den Blatt-Dateien neu aufgebaut.")
             records = {}
             db = self._index_db()
+        except NewerSchema as error:  # the index is only a cache: list from the sheet files, never touch it
+            self._warn(f"{error} Die Blätter werden direkt aus ihren Dateien gelesen.")
+            records = {}
+            keep_index = True
         fresh: dict[str, dict[str, Any]] = {}
         changed = False
         with os.scandir(self.sheets_dir) as entries:
             names = [e.name for e in entries if e.name.endswith(".json") or e.name.endswith(".json" + TMP_SUFFIX)]
-        ids = sorted({n.removesuffix(TMP_SUFFIX).removesuffix(".json") for n in names})
+        ids = sorted({sid for sid in map(_canonical_id, names) if sid})  # foreign files are not sheets
         for sid in ids:
             path = self.sheets_dir / f"{sid}.json"
             record = records.get(sid)
@@ -522,9 +567,12 @@ class SheetStore:
                 continue
             fresh[sid] = {**stored.info().model_dump(mode="json"), "stamp": _stamp(path.stat())}
             changed = True
-        if changed or set(fresh) != set(records):
+        if (changed or set(fresh) != set(records)) and not keep_index:
             raw = {INDEX_TABLE: {str(n): rec for n, rec in enumerate(fresh.values(), start=1)}}
-            db.storage.write(raw)
+            try:
+                db.storage.write(raw)
+            except StorageFull as error:  # the index is only a cache: the list is right without it
+                self._warn(f"{error} Das betrifft nur das Verzeichnis der Blätter; die Blätter selbst sind vollständig.")
         infos = [SheetInfo.model_validate({k: v for k, v in rec.items() if k != "stamp"}) for rec in fresh.values()]
         infos.sort(key=lambda i: (i.created_at, str(i.id)), reverse=True)
         return infos

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .atomic import AtomicJSONStorage, atomic_write_bytes
+from .atomic import AtomicJSONStorage, atomic_write_bytes, ensure_dir
 from .errors import NewerSchema, StorageError
 
 SCHEMA_VERSION = 1
@@ -118,6 +118,13 @@ class VersionedStorage(AtomicJSONStorage):
         meta = meta_of(value)
         if meta.get("kind") != self.kind:
             raise ValueError(f"eine Datei der Art '{meta.get('kind')}', erwartet '{self.kind}'")
+        if meta["schema"] == SCHEMA_VERSION:
+            self.validate_content(value)
+        # An older file is checked after its migration (its old shape is what the migration is
+        # for); a newer one not at all: it is the newer app's, and ``read`` refuses to touch it.
+
+    def validate_content(self, value: Raw) -> None:
+        """Hook for subclasses: check a file of the current schema; ``ValueError`` (German) if it is not one."""
 
     def read(self) -> Raw | None:
         raw = super().read()
@@ -127,8 +134,15 @@ class VersionedStorage(AtomicJSONStorage):
         if version == SCHEMA_VERSION:
             return raw
         migrated, applied = migrate(raw, self.kind, self.path)
+        try:
+            self.validate_content(migrated)
+        except ValueError as error:
+            raise StorageError(
+                f"{self.path} ist nach der Migration von Speicherformat {version} ungültig ({error}); "
+                "die Datei bleibt unverändert."
+            ) from None
         keep = self.damaged_dir.parent / MIGRATED_DIR
-        keep.mkdir(parents=True, exist_ok=True)
+        ensure_dir(keep)
         copy_path = keep / f"{self.path.name}.v{version}"
         if not copy_path.exists():
             atomic_write_bytes(copy_path, self.path.read_bytes())

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tinydb import TinyDB
 from tinydb.storages import JSONStorage
 
-from storage import DamagedFile, SheetNotFound, StorageFull, atomic_write_bytes
+from storage import DamagedFile, SheetNotFound, SheetStore, StorageFull, atomic_write_bytes
 from storage.atomic import AtomicJSONStorage
 
 from .storage_helpers import new_store, snapshot, watten
@@ -277,3 +277,90 @@ def test_property_the_storage_reads_back_exactly_the_last_write(tmp_path_factory
         AtomicJSONStorage(path).write(data)
         assert AtomicJSONStorage(path).read() == data
     assert sorted(p.name for p in path.parent.iterdir()) == ["f.json"]
+
+
+def test_writing_to_a_sheet_whose_first_write_was_killed_half_way_leaves_no_damaged_file(tmp_path: Path) -> None:
+    """A create killed in the middle of its temp file was never acknowledged: the sheet does not
+    exist. Appending to it or marking it for sync must say so (``SheetNotFound``) and write
+    nothing; it used to leave a sheet file without a sheet, which the next listing reported as
+    'beschädigt' and moved into ``damaged/``."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    path = store.sheet_path(sheet.id)
+    tmp = path.with_name(path.name + ".tmp")
+    os.replace(path, tmp)
+    tmp.write_bytes(tmp.read_bytes()[:40])  # killed half way through the first write
+    with pytest.raises(SheetNotFound):
+        store.add_game(sheet.id, {"winner": "A"})
+    tmp.write_bytes(b'{"_meta":{"1":{"sch')
+    with pytest.raises(SheetNotFound):
+        store.mark_queued(sheet.id)
+    assert not path.exists() and not tmp.exists()
+    assert store.list_sheets() == []
+    assert store.damaged() == [] and store.warnings == []
+
+
+def test_a_full_disk_still_lists_and_exports_the_sheets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a full disk the organizer must still see the sheets and export them elsewhere (to
+    free space or to hand them in). The index is only a cache: when it cannot be written, the
+    list comes from the sheet files, with the full-disk message as a warning, and nothing is lost."""
+    store = new_store(tmp_path)
+    sheets = [watten(store, table=1, games="AB"), watten(store, table=2, games="B")]
+    before = snapshot(store.root)
+    with monkeypatch.context() as patch:
+        _disk_full(patch, after_bytes=0)
+        assert {i.id for i in store.list_sheets()} == {s.id for s in sheets}
+        assert any("Speicher ist voll" in w for w in store.warnings)
+        assert sorted((s.sheet for s in store.all_stored()), key=lambda s: s.context.table) == sheets  # what export writes
+    assert snapshot(store.root) == before
+    assert {i.id for i in store.list_sheets()} == {s.id for s in sheets}
+    assert (store.root / "index.json").exists(), "with space again, the index is written"
+
+
+def test_a_damaged_file_that_cannot_be_moved_aside_stays_in_place_with_a_clear_message(tmp_path: Path) -> None:
+    """Keeping a damaged file aside needs the ``damaged/`` folder; on a full disk (or when it
+    cannot be created) the move failed with a bare OSError: a traceback in the CLI, no message
+    in the app. The file must stay where it is, untouched, and the message must say so; the
+    other sheets stay usable."""
+    store = new_store(tmp_path)
+    good = watten(store, table=1, games="AAB")
+    bad = watten(store, table=2, games="B")
+    store.list_sheets()
+    path = store.sheet_path(bad.id)
+    path.write_bytes(b'{"_meta": {"1"')
+    (store.root / "damaged").write_bytes(b"")  # a file where the folder should go: mkdir fails
+    with pytest.raises(DamagedFile) as info:
+        store.open(bad.id)
+    message = str(info.value)
+    assert "beschädigt" in message and "bleibt" in message and str(path) in message
+    assert info.value.kept_at is None
+    assert path.read_bytes() == b'{"_meta": {"1"'
+    with pytest.raises(DamagedFile):
+        store.add_game(bad.id, {"winner": "A"})
+    assert path.read_bytes() == b'{"_meta": {"1"'
+    assert [i.id for i in store.list_sheets()] == [good.id]
+    assert len(store.add_game(good.id, {"winner": "B"}).entries) == 4
+
+
+def test_the_folders_of_a_new_store_survive_a_power_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write is acknowledged after the file's directory is fsynced, but on the first start
+    ``sheets/`` (and the store folder itself) had just been created with mkdir and nothing
+    fsynced the directories holding those new entries: after a power cut the whole folder,
+    with the acknowledged first sheet, could be gone. Each folder the store creates (store,
+    sheets, damaged, conflicts, migrated) has its parent fsynced before a write is acknowledged."""
+    import storage.atomic
+
+    synced: list[Path] = []
+    real = storage.atomic.fsync_dir
+    monkeypatch.setattr(storage.atomic, "fsync_dir", lambda d: (synced.append(Path(d)), real(d))[1])
+    root = tmp_path / "neu" / "store"
+    store = SheetStore(root, device="test-phone")
+    sheet = watten(store, games="A")
+    assert {tmp_path, tmp_path / "neu", root} <= set(synced)
+    assert store.sheet_path(sheet.id).parent in synced
+    path = store.sheet_path(sheet.id)
+    path.write_bytes(b"")
+    synced.clear()
+    with pytest.raises(DamagedFile):
+        store.open(sheet.id)
+    assert root in synced, "the new damaged/ folder is recorded in the store folder"

@@ -181,6 +181,22 @@ def test_csv_has_one_row_per_log_entry_with_points_and_totals(tmp_path: Path) ->
     assert files[0].read_bytes().startswith(b"\xef\xbb\xbf"), "BOM, so spreadsheets read the umlauts"
 
 
+@pytest.mark.parametrize("text", ['=HYPERLINK("http://example.invalid";"Ergebnis")', "-2 vergessen", "+1", "@SUMME(A1)", "\t=1"])
+def test_csv_free_text_is_never_read_as_a_formula(tmp_path: Path, text: str) -> None:
+    """The CSV is made for spreadsheet programs, and reason and device are free text (typed at
+    the table, or from an imported backup). A cell starting with = + - @ or a tab/CR is taken
+    as a formula there (CSV injection; '-2 vergessen' shows as #NAME?): it is written with a
+    leading apostrophe, which spreadsheets read as 'text' and do not show."""
+    from scoring import Entry
+
+    store = SheetStore(tmp_path / "store", device=text[:80])
+    sheet = watten(store, games="A")
+    store.append(sheet.id, Entry(kind="correction", target=1, replacement={"kind": "game", "data": {"winner": "B"}}, reason=text))
+    rows = list(csv.reader(io.StringIO(sheet_csv(store.stored(sheet.id))), delimiter=";"))
+    assert rows[2][3] == "'" + text and rows[2][5] == "'" + text
+    assert rows[1][7:] == ["0", "2", "0", "2"] and rows[2][0] == "2", "numbers stay numbers"
+
+
 # -- CLI -----------------------------------------------------------------------------------
 def test_cli_export_and_import_with_data_dir_before_or_after_the_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -249,3 +265,174 @@ def test_a_sheet_this_app_cannot_score_is_skipped_with_the_reason_and_the_rest_i
     out = capsys.readouterr().out
     assert "1 neu, 1 ungültig, übersprungen" in out and "Unbekanntes Regelwerk 'schafkopf-kurz'" in out
     assert [i.id for i in SheetStore(tmp_path / "target").list_sheets()] == [good.id]
+
+
+def test_a_backup_of_a_newer_storage_schema_says_update_the_app_not_invalid_sheet(tmp_path: Path) -> None:
+    """The backup records the schema of its sheets (``"schema"``). A newer app's sheets may carry
+    fields this one does not know: the message must say to update the app, as it does for a newer
+    backup format, not call sheet 1 'ungültig'. Nothing is imported."""
+    from storage import SCHEMA_VERSION
+    from storage.backup import _checksum
+
+    source = new_store(tmp_path, "source")
+    watten(source, games="AB")
+    export_backup(source, tmp_path / "backup.json")
+    doc = json.loads((tmp_path / "backup.json").read_bytes())
+    doc["schema"] = SCHEMA_VERSION + 1
+    doc["sheets"][0]["tournament"] = {"id": "kirchtag-2027"}
+    doc["sha256"] = _checksum(doc["sheets"])
+    (tmp_path / "backup.json").write_text(json.dumps(doc))
+    target = new_store(tmp_path, "target")
+    with pytest.raises(BackupError, match=r"neueren Tischblock-Version.*aktualisieren"):
+        import_backup(target, tmp_path / "backup.json")
+    assert target.list_sheets() == []
+
+
+def test_a_backup_of_an_older_storage_schema_is_migrated_like_a_stored_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sheets in a backup of an older schema go through the same migrations as stored files."""
+    from storage import SCHEMA_VERSION, schema
+    from storage.backup import _checksum
+    from storage.schema import Migration
+
+    source = new_store(tmp_path, "source")
+    sheet = watten(source, games="AB")
+    export_backup(source, tmp_path / "backup.json")
+    doc = json.loads((tmp_path / "backup.json").read_bytes())
+    doc["sheets"][0]["geraet"] = doc["sheets"][0].pop("device")
+    doc["sha256"] = _checksum(doc["sheets"])
+    (tmp_path / "backup.json").write_text(json.dumps(doc))
+
+    def to_v2(old: dict) -> dict:  # type: ignore[type-arg]
+        for item in old.get("sheet", {}).values():
+            item["device"] = item.pop("geraet")
+        return old
+
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", {SCHEMA_VERSION: Migration(SCHEMA_VERSION, "geraet-heisst-device", to_v2)})
+    target = new_store(tmp_path, "target")
+    report = import_backup(target, tmp_path / "backup.json")
+    assert report.count(ImportOutcome.NEW) == 1
+    assert target.stored(sheet.id).device == "test-phone"
+
+
+def test_a_backup_restores_a_sheet_whose_stored_file_is_damaged_in_one_go(tmp_path: Path) -> None:
+    """Restoring from the backup is what an organizer does when a sheet file is damaged: the
+    import keeps the damaged file aside (as every read does), restores the sheet from the
+    backup and imports the sheets after it too, instead of stopping at the damaged file and
+    leaving the rest of the backup unread."""
+    store = new_store(tmp_path)
+    first = watten(store, table=1, games="AB")
+    second = watten(store, table=2, games="B")
+    export_backup(store, tmp_path / "backup.json")
+    store.sheet_path(first.id).write_bytes(b'{"_meta": {"1": {"schema": 1, "ki')  # damaged
+    store.sheet_path(second.id).unlink()
+    report = import_backup(store, tmp_path / "backup.json")
+    assert report.count(ImportOutcome.NEW) == 2
+    assert store.open(first.id) == first and store.open(second.id) == second
+    assert [p.name.split(".")[0] for p in store.damaged()] == [str(first.id)]
+    assert any("beschädigt" in w for w in store.warnings)
+
+
+def test_cli_import_shows_the_warnings_about_damaged_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    export_backup(store, tmp_path / "backup.json")
+    store.sheet_path(sheet.id).write_bytes(b"\x00" * 64)
+    assert cli.main(["import", str(tmp_path / "backup.json"), "--data-dir", str(store.root)]) == 0
+    err = capsys.readouterr().err
+    assert "Warnung:" in err and "beschädigt" in err and "damaged" in err
+    assert SheetStore(store.root).open(sheet.id) == sheet
+
+
+def test_a_backup_whose_sync_mark_is_ahead_of_the_log_imports_nothing(tmp_path: Path) -> None:
+    """Invariant of the sync marks (``SheetStore._mark``): a mark covers at most the revisions the
+    sheet has. A backup claiming 'acknowledged, revision 99' for a sheet of 2 entries would hide
+    every later game from the sync (``sync_pending`` stays false until revision 99)."""
+    from storage.backup import _checksum
+
+    source = new_store(tmp_path, "source")
+    watten(source, games="AB")
+    export_backup(source, tmp_path / "backup.json")
+    doc = json.loads((tmp_path / "backup.json").read_bytes())
+    doc["sheets"][0]["sync"] = {"state": "acknowledged", "revision": 99, "at": "2026-11-22T20:00:00Z"}
+    doc["sha256"] = _checksum(doc["sheets"])
+    (tmp_path / "backup.json").write_text(json.dumps(doc))
+    target = new_store(tmp_path, "target")
+    with pytest.raises(BackupError, match=r"Blatt 1 .*Stand 99.*2 Einträge"):
+        import_backup(target, tmp_path / "backup.json")
+    assert target.list_sheets() == []
+
+
+def test_two_diverging_copies_imported_at_the_same_clock_reading_are_both_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Clock skew: a phone's clock set back, a frozen clock, or a coarse one (Windows ticks in
+    ~15 ms) gives two conflict files the same time stamp. The second must not overwrite the
+    first: each diverging copy is the only record of its games."""
+    from datetime import UTC, datetime
+
+    from storage import repository
+
+    phone = new_store(tmp_path, "phone")
+    sheet = watten(phone, games="AB")
+    export_backup(phone, tmp_path / "early.json")
+    laptop = new_store(tmp_path, "laptop")
+    import_backup(laptop, tmp_path / "early.json")
+    laptop.add_game(sheet.id, {"winner": "A"})
+    for number, winner in enumerate("BB"):
+        other = new_store(tmp_path, f"tablet{number}")
+        import_backup(other, tmp_path / "early.json")
+        other.add_game(sheet.id, {"winner": winner})
+        other.add_game(sheet.id, {"winner": "A"} if number else {"winner": "B"})
+        export_backup(other, tmp_path / f"tablet{number}.json")
+    monkeypatch.setattr(repository, "utcnow", lambda: datetime(2026, 11, 22, 20, 0, tzinfo=UTC))
+    for number in range(2):
+        assert import_backup(laptop, tmp_path / f"tablet{number}.json").count(ImportOutcome.CONFLICT) == 1
+    kept = [json.loads(p.read_bytes())["sheet"]["entries"][3]["data"] for p in sorted((laptop.root / "conflicts").iterdir())]
+    assert sorted(kept, key=str) == [{"winner": "A"}, {"winner": "B"}]
+
+
+def test_a_maliciously_deep_backup_gives_a_clear_message_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A crafted backup nesting 100000 objects made json.loads raise RecursionError, which no
+    one caught: 'tischblock import' ended in a Python traceback. It is a damaged backup like
+    any other: a German message, exit 1, nothing imported."""
+    depth = 100_000
+    (tmp_path / "deep.json").write_text('{"format": "tischblock-backup", "sheets": [' + '{"a":' * depth + "1" + "}" * depth + "]}")
+    target = new_store(tmp_path, "target")
+    kept = watten(target, games="AB")
+    before = snapshot(target.root)
+    with pytest.raises(BackupError, match=r"beschädigt.*verschachtelt"):
+        import_backup(target, tmp_path / "deep.json")
+    assert cli.main(["import", str(tmp_path / "deep.json"), "--data-dir", str(target.root)]) == 1
+    assert "Fehler: Die Sicherung" in capsys.readouterr().err
+    assert snapshot(target.root) == before and target.open(kept.id) == kept
+
+
+def test_a_backup_with_times_without_time_zone_does_not_break_the_sheet_list(tmp_path: Path) -> None:
+    """A backup written by hand or by another tool may carry times without a zone
+    ('2026-11-22T20:00:00'). Stored as they were, the sheet list compared them with the store's
+    UTC times and raised TypeError on every listing from then on, the import's own included:
+    no sheet could be listed, exported or synced any more. Such times are read as UTC."""
+    from storage.backup import _checksum
+
+    source = new_store(tmp_path, "source")
+    sheet = watten(source, games="AB")
+    export_backup(source, tmp_path / "backup.json")
+    source.add_game(sheet.id, {"winner": "A"})
+    export_backup(source, tmp_path / "later.json")
+    for name in ("backup.json", "later.json"):
+        doc = json.loads((tmp_path / name).read_bytes())
+        doc["sheets"][0]["created_at"] = "2026-11-22T20:00:00"
+        doc["sheets"][0]["updated_at"] = "2026-11-22T20:30:00"
+        doc["sheets"][0]["sync"] = {"state": "queued", "revision": 1, "at": "2026-11-22T20:31:00"}
+        doc["sha256"] = _checksum(doc["sheets"])
+        (tmp_path / name).write_text(json.dumps(doc))
+    target = new_store(tmp_path, "target")
+    other = watten(target, table=7, games="B")
+    assert import_backup(target, tmp_path / "backup.json").count(ImportOutcome.NEW) == 1
+    assert import_backup(target, tmp_path / "later.json").count(ImportOutcome.UPDATED) == 1
+    assert {i.id for i in target.list_sheets()} == {sheet.id, other.id}
+    stored = target.stored(sheet.id)
+    assert stored.created_at.isoformat() == "2026-11-22T20:00:00+00:00"
+    assert stored.sync.at is not None and stored.sync.at.utcoffset() is not None
+    assert len(stored.sheet.entries) == 3

@@ -12,16 +12,22 @@ The same loop against TinyDB's default ``JSONStorage`` is ``bench/storage_kill.p
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
+import select
+import shutil
 import signal
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from scoring import Entry, Participant, Replacement, RuleViolation, SheetContext
-from storage import SheetStore
+from storage import SCHEMA_VERSION, SheetStore
 
 KILLS = 500
 SEED = 20261122
@@ -70,6 +76,27 @@ def _writer(root: Path, fd: int, current: str | None, seed: int) -> None:
         _ack(fd, {"op": "append", "id": current, "n": len(sheet.entries), "entry": sheet.entries[-1].model_dump(mode="json")})
 
 
+def _read_acks(fd: int, wanted: int, timeout: float = 30.0) -> bytes:
+    """Read from the writer's pipe until ``wanted`` acknowledgements arrived (or it ended)."""
+    received = b""
+    deadline = time.monotonic() + timeout
+    while received.count(b"\n") < wanted:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            break
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break  # the writer ended (its error is in what was received)
+        received += chunk
+    return received
+
+
+@pytest.fixture(autouse=True)
+def _unfreeze_heap() -> Iterator[None]:
+    yield
+    gc.unfreeze()
+
+
 def _comparable(entry: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if v is not None}
 
@@ -85,6 +112,7 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
     started = time.monotonic()
     for round_number in range(KILLS):
         read_fd, write_fd = os.pipe()
+        gc.freeze()  # the child's garbage collector must not copy the parent's whole heap first
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child never returns
             code = 0
@@ -99,11 +127,15 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
             finally:
                 os._exit(code)
         os.close(write_fd)
-        time.sleep(rng.uniform(0.002, 0.05))
+        # Kill after a random number of acknowledged operations (0 to 3) plus a random delay, so
+        # the kills fall anywhere in the writer's work however slow the machine's disk is today
+        # (a fixed time window gave too few writes to prove anything on a loaded machine).
+        received = _read_acks(read_fd, rng.randint(0, 3))
+        time.sleep(rng.uniform(0.0, 0.03))
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         with os.fdopen(read_fd, "rb") as pipe:
-            lines = pipe.read().decode().splitlines()
+            lines = (received + pipe.read()).decode().splitlines()
         errors = [json.loads(line)["text"] for line in lines if '"op": "error"' in line]
         assert not errors, f"round {round_number}: the writer failed:\n{errors[0]}"
         assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, f"the writer died on its own ({status})"
@@ -150,3 +182,120 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
     assert total_acks > KILLS, "the writer hardly wrote anything: the test would prove nothing"
     assert interrupted > 10, "hardly any kill hit a write: the test would prove nothing"
     assert len(acked) > 3, "the writer never got to start new sheets"
+
+
+# -- kills in the middle of a migration and of an import ----------------------------------------
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "storage" / f"v{SCHEMA_VERSION}" / "store"
+ROUNDS = 100
+
+
+def _kill_rounds(template: Path, work_root: Path, work: Callable[[Path], None], check: Callable[[Path], None]) -> int:
+    """Copy ``template``, run ``work`` on the copy in a forked child, SIGKILL it at a random moment
+    within the time the work takes, then ``check`` the copy. Return how many kills came before
+    the work was done."""
+    timing = work_root / "timing"
+    shutil.copytree(template, timing)
+    started = time.perf_counter()
+    work(timing)
+    duration = time.perf_counter() - started
+    rng = random.Random(SEED)
+    interrupted = 0
+    for round_number in range(ROUNDS):
+        root = work_root / f"r{round_number}"
+        shutil.copytree(template, root)
+        gc.freeze()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child never returns
+            try:
+                work(root)
+                (root / "done").touch()
+            except BaseException:
+                import traceback
+
+                (work_root / "error").write_text(traceback.format_exc())
+            finally:
+                os._exit(0)
+        time.sleep(rng.uniform(0, duration * 1.2))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        assert not (work_root / "error").exists(), (work_root / "error").read_text()
+        interrupted += not (root / "done").exists()
+        check(root)
+        shutil.rmtree(root)
+    return interrupted
+
+
+def test_sigkill_in_the_middle_of_a_migration_loses_nothing_and_migrates_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from storage import schema
+    from storage.schema import Migration
+
+    def to_next(raw: dict[str, Any]) -> dict[str, Any]:
+        for doc in raw.get("sheet", {}).values():
+            doc["device"] = f"{doc.get('device', '?')} (migriert)"
+        return raw
+
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", {SCHEMA_VERSION: Migration(SCHEMA_VERSION, "kill-test", to_next)})
+    originals = {p.name: p.read_bytes() for p in (FIXTURE / "sheets").iterdir()}
+
+    def work(root: Path) -> None:
+        store = SheetStore(root, device="writer")
+        for info in store.list_sheets():
+            store.stored(info.id)
+
+    def check(root: Path) -> None:
+        store = SheetStore(root, device="checker")
+        infos = store.list_sheets()
+        assert sorted(f"{i.id}.json" for i in infos) == sorted(originals)
+        for info in infos:
+            stored = store.stored(info.id)
+            assert stored.device is not None and stored.device.count("(migriert)") == 1, "migrated exactly once"
+            raw = json.loads(store.sheet_path(info.id).read_bytes())
+            assert raw["_meta"]["1"]["schema"] == SCHEMA_VERSION + 1
+            kept = root / "migrated" / f"{info.id}.json.v{SCHEMA_VERSION}"
+            assert kept.read_bytes() == originals[f"{info.id}.json"]
+        assert store.damaged() == [] and store.warnings == []
+
+    interrupted = _kill_rounds(FIXTURE, tmp_path, work, check)
+    print(f"migration: {ROUNDS} kills, {interrupted} before it was done")
+    assert interrupted > 10, "hardly any kill came before the migration was done: the test would prove nothing"
+
+
+def test_sigkill_in_the_middle_of_an_import_leaves_each_sheet_old_or_new(tmp_path: Path) -> None:
+    from storage import export_backup, import_backup
+
+    template = tmp_path / "template"
+    source = SheetStore(template, device="source")
+    old = []
+    for table in range(1, 5):
+        sheet = source.new_sheet("watten-turnier", TEAMS, SheetContext(table=table), {"bummerl_count": 3})
+        old.append(source.add_game(sheet.id, {"winner": "A"}))
+    shutil.copytree(template, tmp_path / "newer")
+    newer = SheetStore(tmp_path / "newer", device="newer")
+    new = [newer.add_game(newer.add_game(s.id, {"winner": "B"}).id, {"winner": "A"}) for s in old]
+    new += [newer.new_sheet("watten-turnier", TEAMS, SheetContext(table=t)) for t in (8, 9)]
+    export_backup(newer, tmp_path / "backup.json")
+    template_entries = {s.id: s.entries for s in old}
+    backup_entries = {s.id: s.entries for s in new}
+
+    def work(root: Path) -> None:
+        import_backup(SheetStore(root, device="importer"), tmp_path / "backup.json")
+
+    def check(root: Path) -> None:
+        store = SheetStore(root, device="checker")
+        infos = store.list_sheets()
+        assert set(template_entries) <= {i.id for i in infos} <= set(backup_entries)
+        for info in infos:
+            entries = store.open(info.id).entries
+            assert entries in (template_entries.get(info.id), backup_entries[info.id]), f"sheet {info.id} is neither"
+        assert store.damaged() == [] and store.warnings == []
+        assert not (root / "conflicts").exists()
+        # and the import, run again, completes what the kill interrupted
+        import_backup(store, tmp_path / "backup.json")
+        assert {i.id: store.open(i.id).entries for i in store.list_sheets()} == backup_entries
+
+    interrupted = _kill_rounds(template, tmp_path, work, check)
+    print(f"import: {ROUNDS} kills, {interrupted} before it was done")
+    assert interrupted > 10, "hardly any kill came before the import was done: the test would prove nothing"

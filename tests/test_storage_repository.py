@@ -329,3 +329,30 @@ def test_two_threads_sharing_one_store_lose_nothing(tmp_path: Path) -> None:
     log = store.open(sheet.id).entries
     assert len(log) == 30
     assert sorted(e.data["winner"] for e in log) == ["A"] * 15 + ["B"] * 15
+
+
+def test_a_stray_json_file_in_the_sheets_folder_does_not_rewrite_the_index_at_every_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files that are not sheets end up in ``sheets/`` (macOS writes ``._<name>.json`` beside
+    every file on an exFAT card; someone saves ``notes.json`` there). They were taken for sheets
+    that vanished, so every listing rewrote the whole index: with 1000 sheets, a few hundred KB
+    and an fsync per look at the list. They are ignored like any other foreign file."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    (store.sheets_dir / f"._{sheet.id}.json").write_bytes(b"\x00\x05\x16\x07")
+    (store.sheets_dir / "notes.json").write_text("{}")
+    (store.sheets_dir / "notes.json.tmp").write_text("{")
+    assert [i.id for i in store.list_sheets()] == [sheet.id]
+    written: list[Path] = []
+    real = atomic_module.atomic_write_bytes
+
+    def spy(path: Path, data: bytes) -> None:
+        written.append(path)
+        real(path, data)
+
+    monkeypatch.setattr(atomic_module, "atomic_write_bytes", spy)
+    assert [i.id for i in store.list_sheets()] == [sheet.id]
+    assert written == [], "nothing changed, nothing written"
+    assert store.damaged() == [] and store.warnings == []
+    assert (store.sheets_dir / "notes.json").read_text() == "{}"

@@ -148,3 +148,88 @@ def test_migrations_are_registered_once_per_version(monkeypatch: pytest.MonkeyPa
     migration(1, "eins")(lambda raw: raw)
     with pytest.raises(ValueError, match="two migrations"):
         migration(1, "noch-eins")(lambda raw: raw)
+
+
+def test_a_newer_file_with_a_field_this_version_does_not_know_is_never_touched(tmp_path: Path) -> None:
+    """A newer schema may add fields (that is what a schema step is for): the file is the newer
+    app's, not damaged. It must stay in ``sheets/`` unchanged, so the updated app finds it again."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    path = store.sheet_path(sheet.id)
+    raw = json.loads(path.read_bytes())
+    raw["_meta"]["1"]["schema"] = SCHEMA_VERSION + 1
+    raw["sheet"]["1"]["tournament"] = {"id": "kirchtag-2027"}
+    path.write_text(json.dumps(raw))
+    before = snapshot(store.root)
+    with pytest.raises(NewerSchema, match="neueren Tischblock-Version"):
+        store.open(sheet.id)
+    with pytest.raises(NewerSchema):
+        store.add_game(sheet.id, {"winner": "A"})
+    assert store.list_sheets() == []
+    assert any("neueren" in w for w in store.warnings)
+    assert snapshot(store.root)[f"sheets/{sheet.id}.json"] == before[f"sheets/{sheet.id}.json"]
+    assert store.damaged() == []
+
+
+def test_a_migration_reads_old_files_the_current_model_would_refuse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of an older schema is checked *after* its migration: its old shape is what the
+    migration exists for, so it is migrated, not kept aside as damaged."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    path = store.sheet_path(sheet.id)
+    raw = json.loads(path.read_bytes())
+    doc = raw["sheet"]["1"]
+    doc["geraet"] = doc.pop("device")  # the old format named the field differently
+    path.write_text(json.dumps(raw))
+
+    def to_v2(old: dict[str, Any]) -> dict[str, Any]:
+        for item in old.get("sheet", {}).values():
+            item["device"] = item.pop("geraet")
+        return old
+
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", {SCHEMA_VERSION: Migration(SCHEMA_VERSION, "geraet-heisst-device", to_v2)})
+    reopened = SheetStore(store.root, device="test-phone")
+    assert reopened.stored(sheet.id).device == "test-phone"
+    assert len(reopened.open(sheet.id).entries) == 2
+    assert reopened.damaged() == []
+
+
+def test_a_migration_that_yields_an_invalid_file_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+
+    def broken(old: dict[str, Any]) -> dict[str, Any]:
+        old["sheet"] = {}
+        return old
+
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", {SCHEMA_VERSION: Migration(SCHEMA_VERSION, "kaputt", broken)})
+    before = snapshot(store.root)
+    with pytest.raises(StorageError, match="Migration"):
+        SheetStore(store.root).open(sheet.id)
+    after = snapshot(store.root)
+    assert after[f"sheets/{sheet.id}.json"] == before[f"sheets/{sheet.id}.json"]
+    assert not any(name.startswith("damaged/") for name in after)
+
+
+def test_an_index_written_by_a_newer_version_still_lists_the_sheets_and_stays_untouched(tmp_path: Path) -> None:
+    """After trying a newer app and going back: the newer app migrated the index when it listed
+    the sheets, but rewrote only the sheet files it touched. The index is a cache of the sheet
+    files: this version lists every sheet it can read from them, says why, and leaves the newer
+    index as it is (instead of refusing to list anything)."""
+    store = new_store(tmp_path)
+    sheets = [watten(store, table=1, games="A"), watten(store, table=2, games="AB")]
+    store.list_sheets()
+    index = store.root / "index.json"
+    raw = json.loads(index.read_bytes())
+    raw["_meta"]["1"]["schema"] = SCHEMA_VERSION + 1
+    index.write_text(json.dumps(raw))
+    before = index.read_bytes()
+    reopened = SheetStore(store.root, device="test-phone")
+    assert {i.id for i in reopened.list_sheets()} == {s.id for s in sheets}
+    assert any("neueren" in w for w in reopened.warnings)
+    reopened.add_game(sheets[0].id, {"winner": "B"})
+    assert [i.revision for i in reopened.list_sheets() if i.id == sheets[0].id] == [2]
+    assert index.read_bytes() == before
+    assert reopened.damaged() == []
