@@ -615,7 +615,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         messages.append(f"Bummerl: {tally}")
         return Status(
             finished=finished,
-            dealer=None if finished else rufer.side,
+            dealer=None if finished else geber.side,
             messages=tuple(messages),
             details={
                 "bummerl": len(state.history) + (0 if finished else 1),

@@ -238,7 +238,7 @@ def test_rufer_wird_zum_geber_und_der_naechste_links_ruft() -> None:
     assert rufer == ["A1", "B1", "A2", "B2", "A1"]
     assert geber == ["B2", "A1", "B1", "A2", "B2"]
     status = score(normal()).status
-    assert status.dealer == "B"
+    assert status.dealer == "A"  # who deals next: Anna's team (sheet format: status.dealer)
     assert "Rufer: Cilli (Kartler); es gibt Anna" in status.messages
 
 

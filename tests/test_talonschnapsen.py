@@ -107,12 +107,14 @@ def test_rufer_geht_reihum_nach_den_plaetzen() -> None:
         Participant(id="G", name="Gerti", seat=2),
     )
     s = RS.new_sheet(players)
-    rufer = []
+    rufer, dealer = [], []
     for _ in range(4):
         status = RS.score(s).status
-        rufer.append(status.dealer)
+        rufer.append(status.details["rufer"])
+        dealer.append(status.dealer)
         s = s.with_entry(Entry(kind="game", data={"game": "normal", "won": True, "augen": "ab33"}))
     assert rufer == ["F", "G", "H", "F"]
+    assert dealer == ["H", "F", "G", "H"]  # status.dealer is who deals: the player right of the Rufer
     assert "Rufer: Gerti; es gibt Franz" in RS.score(s.model_copy(update={"entries": s.entries[:1]})).status.messages
 
 
