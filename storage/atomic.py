@@ -22,6 +22,7 @@ Reads that clean up and all writes must run under the store's lock (``repository
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -58,10 +59,9 @@ def ensure_dir(directory: Path) -> None:
         current = current.parent
     directory.mkdir(parents=True, exist_ok=True)
     for created in reversed(missing):
-        try:
+        # A parent this process may enter but not open is not ours: nothing more to make durable.
+        with contextlib.suppress(PermissionError):
             fsync_dir(created.parent)
-        except PermissionError:
-            pass  # a parent this process may enter but not open (not ours): nothing more to do
 
 
 def tmp_path(path: Path) -> Path:

@@ -11,7 +11,7 @@ import platformdirs
 import pytest
 
 import cli
-from scoring import score_sheet
+from scoring import Sheet, score_sheet
 from storage import BackupError, ImportOutcome, SheetStore, data_dir, export_backup, export_csv, import_backup, sheet_csv
 
 from .storage_helpers import new_store, snapshot, watten
@@ -67,12 +67,18 @@ def test_import_never_replaces_a_newer_revision_with_an_older_one(tmp_path: Path
     assert len(store.open(sheet.id).entries) == 4
 
 
-def test_import_of_a_newer_revision_extends_the_stored_sheet_and_keeps_the_local_sync_mark(tmp_path: Path) -> None:
+def phone_and_laptop(tmp_path: Path) -> tuple[SheetStore, SheetStore, Sheet]:
+    """A sheet with two games on the phone, copied to the laptop through ``early.json``."""
     phone = new_store(tmp_path, "phone")
     sheet = watten(phone, games="AB")
     export_backup(phone, tmp_path / "early.json")
     laptop = new_store(tmp_path, "laptop")
     import_backup(laptop, tmp_path / "early.json")
+    return phone, laptop, sheet
+
+
+def test_import_of_a_newer_revision_extends_the_stored_sheet_and_keeps_the_local_sync_mark(tmp_path: Path) -> None:
+    phone, laptop, sheet = phone_and_laptop(tmp_path)
     laptop.mark_queued(sheet.id)
     phone.add_game(sheet.id, {"winner": "B"})
     export_backup(phone, tmp_path / "late.json")
@@ -84,11 +90,7 @@ def test_import_of_a_newer_revision_extends_the_stored_sheet_and_keeps_the_local
 
 
 def test_import_of_a_diverging_sheet_keeps_ours_and_files_theirs_as_conflict(tmp_path: Path) -> None:
-    phone = new_store(tmp_path, "phone")
-    sheet = watten(phone, games="AB")
-    export_backup(phone, tmp_path / "early.json")
-    laptop = new_store(tmp_path, "laptop")
-    import_backup(laptop, tmp_path / "early.json")
+    phone, laptop, sheet = phone_and_laptop(tmp_path)
     laptop.add_game(sheet.id, {"winner": "A"})
     phone.add_game(sheet.id, {"winner": "B"})
     export_backup(phone, tmp_path / "phone.json")
@@ -373,11 +375,7 @@ def test_two_diverging_copies_imported_at_the_same_clock_reading_are_both_kept(
 
     from storage import repository
 
-    phone = new_store(tmp_path, "phone")
-    sheet = watten(phone, games="AB")
-    export_backup(phone, tmp_path / "early.json")
-    laptop = new_store(tmp_path, "laptop")
-    import_backup(laptop, tmp_path / "early.json")
+    _, laptop, sheet = phone_and_laptop(tmp_path)
     laptop.add_game(sheet.id, {"winner": "A"})
     for number, winner in enumerate("BB"):
         other = new_store(tmp_path, f"tablet{number}")

@@ -145,11 +145,8 @@ def test_sync_marks_follow_the_revision(tmp_path: Path) -> None:
     assert len(store.open(sheet.id).entries) == 3, "sync marks are metadata, not log entries"
 
 
-def test_appending_writes_only_the_sheets_own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The layout's promise: one game costs one sheet file, however many sheets are stored."""
-    store = new_store(tmp_path)
-    sheets = [watten(store, table=t % 40 + 1, games="AB") for t in range(60)]
-    store.list_sheets()
+def record_writes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """From now on, every file the store writes atomically is appended to the returned list."""
     written: list[Path] = []
     real = atomic_module.atomic_write_bytes
 
@@ -158,6 +155,15 @@ def test_appending_writes_only_the_sheets_own_file(tmp_path: Path, monkeypatch: 
         real(path, data)
 
     monkeypatch.setattr(atomic_module, "atomic_write_bytes", spy)
+    return written
+
+
+def test_appending_writes_only_the_sheets_own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layout's promise: one game costs one sheet file, however many sheets are stored."""
+    store = new_store(tmp_path)
+    sheets = [watten(store, table=t % 40 + 1, games="AB") for t in range(60)]
+    store.list_sheets()
+    written = record_writes(monkeypatch)
     store.add_game(sheets[17].id, {"winner": "A"})
     store.void(sheets[17].id, 1)
     assert written == [store.sheet_path(sheets[17].id)] * 2
@@ -344,14 +350,7 @@ def test_a_stray_json_file_in_the_sheets_folder_does_not_rewrite_the_index_at_ev
     (store.sheets_dir / "notes.json").write_text("{}")
     (store.sheets_dir / "notes.json.tmp").write_text("{")
     assert [i.id for i in store.list_sheets()] == [sheet.id]
-    written: list[Path] = []
-    real = atomic_module.atomic_write_bytes
-
-    def spy(path: Path, data: bytes) -> None:
-        written.append(path)
-        real(path, data)
-
-    monkeypatch.setattr(atomic_module, "atomic_write_bytes", spy)
+    written = record_writes(monkeypatch)
     assert [i.id for i in store.list_sheets()] == [sheet.id]
     assert written == [], "nothing changed, nothing written"
     assert store.damaged() == [] and store.warnings == []

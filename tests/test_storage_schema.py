@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,21 @@ def test_a_migration_runs_once_keeps_the_original_and_writes_the_new_version(tmp
     assert len(list((root / "migrated").iterdir())) == 4
 
 
+def assert_newer_file_is_refused_and_untouched(store: SheetStore, sheet_id: uuid.UUID, raw: dict[str, Any]) -> None:
+    """Write ``raw`` as the sheet's file: opening and writing are refused with a German message,
+    listing skips it with a warning, and the file stays in ``sheets/`` byte for byte."""
+    path = store.sheet_path(sheet_id)
+    path.write_text(json.dumps(raw))
+    before = snapshot(store.root)
+    with pytest.raises(NewerSchema, match="neueren Tischblock-Version"):
+        store.open(sheet_id)
+    with pytest.raises(NewerSchema):
+        store.add_game(sheet_id, {"winner": "A"})
+    assert store.list_sheets() == []
+    assert any("neueren" in w for w in store.warnings)
+    assert snapshot(store.root)[f"sheets/{sheet_id}.json"] == before[f"sheets/{sheet_id}.json"]
+
+
 def test_migrate_is_a_no_op_on_current_files() -> None:
     raw = {"_meta": {"1": {"schema": SCHEMA_VERSION, "kind": "sheet"}}, "sheet": {}}
     assert migrate(raw, "sheet") == (raw, ())
@@ -120,16 +136,7 @@ def test_a_file_from_a_newer_version_is_never_touched(tmp_path: Path) -> None:
     path = store.sheet_path(sheet.id)
     raw = json.loads(path.read_bytes())
     raw["_meta"]["1"]["schema"] = SCHEMA_VERSION + 1
-    path.write_text(json.dumps(raw))
-    before = snapshot(store.root)
-    with pytest.raises(NewerSchema, match="neueren Tischblock-Version"):
-        store.open(sheet.id)
-    with pytest.raises(NewerSchema):
-        store.add_game(sheet.id, {"winner": "A"})
-    assert store.list_sheets() == []
-    assert any("neueren" in w for w in store.warnings)
-    after = snapshot(store.root)
-    assert after[f"sheets/{sheet.id}.json"] == before[f"sheets/{sheet.id}.json"]
+    assert_newer_file_is_refused_and_untouched(store, sheet.id, raw)
     assert store.damaged() == []
 
 
@@ -159,15 +166,7 @@ def test_a_newer_file_with_a_field_this_version_does_not_know_is_never_touched(t
     raw = json.loads(path.read_bytes())
     raw["_meta"]["1"]["schema"] = SCHEMA_VERSION + 1
     raw["sheet"]["1"]["tournament"] = {"id": "kirchtag-2027"}
-    path.write_text(json.dumps(raw))
-    before = snapshot(store.root)
-    with pytest.raises(NewerSchema, match="neueren Tischblock-Version"):
-        store.open(sheet.id)
-    with pytest.raises(NewerSchema):
-        store.add_game(sheet.id, {"winner": "A"})
-    assert store.list_sheets() == []
-    assert any("neueren" in w for w in store.warnings)
-    assert snapshot(store.root)[f"sheets/{sheet.id}.json"] == before[f"sheets/{sheet.id}.json"]
+    assert_newer_file_is_refused_and_untouched(store, sheet.id, raw)
     assert store.damaged() == []
 
 
