@@ -98,3 +98,43 @@ def screenshot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     """Save a phone-size screenshot to docs/screenshots/ once Flutter has painted the frame."""
     page.wait_for_timeout(1500)
     page.screenshot(path=str(SCREENSHOTS / name))
+
+
+TAPS_FILE = ROOT / "docs" / "taps.json"
+
+
+class Taps:
+    """Drives a page and counts what a player does: a tap on a control, or one value typed, counts one."""
+
+    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+        self.page = page
+        self.count = 0
+
+    def tap(self, role: str, name: str, *, exact: bool = True, timeout: float = 15_000) -> None:
+        """Tap the control with this accessible role and name (waits until it is there)."""
+        locator = self.page.get_by_role(role, name=name, exact=exact)
+        locator.first.wait_for(timeout=timeout)
+        locator.first.click()
+        self.count += 1
+
+    def type(self, label: str, text: str, *, timeout: float = 15_000) -> None:
+        """Type ``text`` into the text field labelled ``label`` (one value typed counts one)."""
+        field = self.page.get_by_role("textbox", name=label, exact=True)
+        field.first.wait_for(timeout=timeout)
+        field.first.click()
+        field.first.fill(text)
+        self.count += 1
+
+    def reset(self) -> int:
+        """The count so far, and start counting anew."""
+        count, self.count = self.count, 0
+        return count
+
+
+def record_taps(ruleset: str, game: str, taps: int, target: int) -> None:
+    """Note the taps a typical game took in ``docs/taps.json`` (the README's table is made from it)."""
+    import json
+
+    data = json.loads(TAPS_FILE.read_text(encoding="utf-8")) if TAPS_FILE.exists() else {}
+    data[f"{ruleset}: {game}"] = {"ruleset": ruleset, "game": game, "taps": taps, "target": target}
+    TAPS_FILE.write_text(json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -1,0 +1,113 @@
+"""The entry panels' contract: one draft (state) and one panel (component) per ruleset family.
+
+A *draft* is the entry panel's state: an observable dataclass that knows, for the sheet as it
+stands, which choices the rules allow now (it asks the ruleset: ``Ruleset.check``, ``Score.status``,
+never a rule of its own), what is implied (the dealer, the Rufer, the player sitting out), and turns
+the player's taps into the raw ``(kind, data)`` of a log entry. Its methods are plain Python and
+tested without a browser. A *panel* is the Flet component that shows the draft and calls
+``on_submit(kind, data)``; the sheet screen saves it (a new game, or the correction of a past one).
+
+Each family module registers itself with ``@family(...)``; ``draft_for`` and ``panel_for`` find
+them by ruleset id.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from scoring import Entry, RuleViolation, Score, Sheet, find_ruleset
+
+#: The modules that register a family; each defines a draft class and a panel component.
+FAMILY_MODULES = (
+    "screens.watten_panel",
+    "screens.schnapsen_panel",
+    "screens.schafkopf_panel",
+    "screens.doppelkopf_panel",
+)
+
+Submit = Callable[[str, dict[str, Any]], None]
+"""What a panel calls with the entry's kind and data; the sheet screen saves it."""
+
+
+class DraftIncomplete(ValueError):
+    """The taps so far do not make an entry yet; ``str()`` says in German what is missing."""
+
+
+class EntryDraft(Protocol):
+    """The state of one family's entry panel."""
+
+    def reset(self, sheet: Sheet, score: Score) -> None:
+        """Start a new game on ``sheet`` as it stands (``score`` is its score): preselect what is implied."""
+
+    def load(self, sheet: Sheet, score: Score, kind: str, data: Mapping[str, Any]) -> None:
+        """Fill the panel with a past entry's ``kind`` and ``data``, to correct it."""
+
+    def entry(self) -> tuple[str, dict[str, Any]]:
+        """The entry the taps make: ``(kind, data)``; ``DraftIncomplete`` naming what is missing."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A ruleset family's draft class and panel component, and the ruleset ids it serves."""
+
+    rulesets: tuple[str, ...]
+    draft: Callable[[], EntryDraft]
+    panel: Callable[..., Any]
+    """``panel(draft, on_submit, *, correcting: int | None)`` -> a Flet control."""
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def family(*rulesets: str, draft: Callable[[], EntryDraft]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator on a panel component: register it and its draft class for ``rulesets``."""
+
+    def register(panel: Callable[..., Any]) -> Callable[..., Any]:
+        entry = Family(rulesets=rulesets, draft=draft, panel=panel)
+        for ruleset_id in rulesets:
+            _FAMILIES[ruleset_id] = entry
+        return panel
+
+    return register
+
+
+def _load() -> None:
+    for module in FAMILY_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+
+
+def find_family(ruleset_id: str) -> Family:
+    """The family that enters games of ``ruleset_id``; ``KeyError`` if none does."""
+    if not _FAMILIES:
+        _load()
+    return _FAMILIES[ruleset_id]
+
+
+def draft_for(ruleset_id: str) -> EntryDraft:
+    """A fresh draft for a sheet of ``ruleset_id``."""
+    return find_family(ruleset_id).draft()
+
+
+def allowed(sheet: Sheet, kind: str, data: Mapping[str, Any]) -> bool:
+    """Whether the ruleset accepts this entry on ``sheet`` now (so a panel offers only what is allowed)."""
+    try:
+        find_ruleset(sheet.ruleset.id).check(sheet, Entry(kind=kind, data=dict(data)))
+    except (RuleViolation, ValueError):
+        return False
+    return True
+
+
+def refusal(sheet: Sheet, kind: str, data: Mapping[str, Any]) -> str | None:
+    """The ruleset's German message if it refuses this entry on ``sheet`` now, else ``None``."""
+    try:
+        find_ruleset(sheet.ruleset.id).check(sheet, Entry(kind=kind, data=dict(data)))
+    except (RuleViolation, ValueError) as error:
+        return str(error)
+    return None
