@@ -90,6 +90,9 @@ class SchnapsenDraft:
 
     loaded: tuple[str, dict[str, Any]] | None = None
     """The entry being corrected, as stored: given back unchanged when nothing was changed."""
+    as_loaded: tuple[str, str | None] | None = None
+    """The loaded game's key and Rufer: its announcer is offered with them, allowed or not."""
+    as_loaded_announcer: str | None = None
     unreadable: bool = False
     """The loaded entry is no game this panel can show: it is given back as stored until a tap."""
     _announcers: dict[tuple[str, str | None], tuple[str, ...]] = field(default_factory=dict, repr=False)
@@ -119,6 +122,8 @@ class SchnapsenDraft:
         if self.announcer is None and key != NORMAL:
             self.announcer = self.rufer
         self.won, self.augen, self.spritze, self.herzrunde = game.won, game.augen, game.spritze, game.herzrunde
+        if self.announcer is not None and key != NORMAL:
+            self.as_loaded, self.as_loaded_announcer = (key, self.rufer), self.announcer
         self.show_more = self.rufer != self.expected_rufer
 
     def _start(self, sheet: Sheet, score: Score) -> None:
@@ -132,6 +137,7 @@ class SchnapsenDraft:
         self.game, self.announcer, self.won, self.augen = NORMAL, None, None, None
         self.spritze, self.herzrunde, self.rufer = 0, False, self.expected_rufer
         self.show_more, self.problem, self.loaded, self.unreadable = False, None, None, False
+        self.as_loaded, self.as_loaded_announcer = None, None
         self._announcers = {}
 
     # -- taps -------------------------------------------------------------------------------
@@ -196,8 +202,9 @@ class SchnapsenDraft:
             data = self._data(key, player.ref, won=True, augen="ab33", spritze=0, herzrunde=False)
             if allowed(self.sheet, KIND, data):
                 may.append(player.ref)
-        if self.loaded is not None and self.announcer is not None and self.announcer not in may and key == self.game:
-            may.append(self.announcer)  # the game being corrected, even where the rules no longer allow it
+        if self.as_loaded is not None and self.as_loaded == (key, self.rufer) and self.as_loaded_announcer not in may:
+            # The game being corrected, with its Rufer, is shown even where the rules no longer allow it.
+            may.append(str(self.as_loaded_announcer))
         self._announcers[(key, self.rufer)] = result = tuple(may)
         return result
 

@@ -15,8 +15,8 @@ import flet as ft
 from .drafts import Submit, family
 from .schnapsen_draft import NORMAL, Option, SchnapsenDraft
 
-HEIGHT = 52
-"""Height of a choice: hit without looking, a beer in the other hand."""
+HEIGHT = 50
+"""Height of a choice (at least 48): hit without looking, a beer in the other hand."""
 
 TWO: ft.ResponsiveNumber = {"xs": 6, "sm": 4, "md": 3}
 THREE: ft.ResponsiveNumber = {"xs": 4, "md": 3}
@@ -110,22 +110,23 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: int 
             _heading("Augen der Verlierer"),
             _row([_choice(o, o.value == draft.augen, draft.choose_augen, col=THREE) for o in draft.augen_options()]),
         ]
-    toggles = [_choice(o, o.value == draft.spritze, draft.toggle_spritze, col=FOUR) for o in draft.spritze_options()]
     herz = draft.herzrunde_option()
+    width = FOUR if herz is not None else THREE
+    toggles = [_choice(o, o.value == draft.spritze, draft.toggle_spritze, col=width) for o in draft.spritze_options()]
     if herz is not None:
         toggles.append(_choice(herz, draft.herzrunde, lambda _: draft.toggle_herzrunde(), col=FOUR))
     controls.append(_row(toggles))
-    controls.append(
-        ft.TextButton(
-            "Weniger" if draft.show_more else "Weitere … (anderer Rufer)",
-            icon=ft.Icons.EXPAND_LESS if draft.show_more else ft.Icons.EXPAND_MORE,
-            height=48,
-            on_click=lambda _: draft.toggle_more(),
-        )
+    more = ft.TextButton(
+        "Weniger" if draft.show_more else "Weitere … (anderer Rufer)",
+        icon=ft.Icons.EXPAND_LESS if draft.show_more else ft.Icons.EXPAND_MORE,
+        height=48,
+        on_click=lambda _: draft.toggle_more(),
     )
     if draft.show_more:
+        # One level down: a Rufer other than the one the rules expect (the first game, a slip).
         controls += [
-            _heading("Wer hat Trumpf gerufen?"),
+            more,
+            _heading("Wer hat Trumpf gerufen? (gilt ab diesem Spiel)"),
             _row([_choice(o, o.value == draft.rufer, draft.choose_rufer, col=players) for o in draft.rufer_options()]),
         ]
     if draft.problem:
@@ -141,4 +142,6 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: int 
             ),
         )
     )
+    if not draft.show_more:
+        controls.append(more)  # below "Eintragen", so the common game needs no scrolling
     return ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls)

@@ -223,6 +223,25 @@ def test_a_loaded_game_changed_is_written_anew() -> None:
     assert refusal(before, *draft.entry()) is None
 
 
+def test_another_rufer_for_a_loaded_game_offers_only_whom_the_rules_allow_then() -> None:
+    before = bauern({"game": "normal", "won": True, "augen": "ab33"}, {"game": "normal", "won": True, "augen": "ab33"})
+    draft = fresh(before)
+    draft.load(before, BAUERN.score(before), "game", {"game": "schnapser", "announcer": "A2", "won": True})
+    assert draft.rufer == "A2" and draft.announcers() == ("A2",)
+    draft.choose_rufer("A1")
+    assert draft.announcers() == ("A1",) and draft.announcer == "A1"
+    assert draft.entry() == ("game", {"game": "schnapser", "announcer": "A1", "won": True, "rufer": "A1"})
+    assert refusal(before, *draft.entry()) is None
+
+
+def test_a_loaded_game_the_rules_no_longer_allow_is_still_shown() -> None:
+    before = bauern()
+    draft = fresh(before)
+    draft.load(before, BAUERN.score(before), "game", {"game": "schnapser", "announcer": "B1", "won": True})
+    assert draft.announcers() == ("A1", "B1") and draft.announcer == "B1"
+    assert draft.entry() == ("game", {"game": "schnapser", "announcer": "B1", "won": True})
+
+
 def test_an_entry_this_panel_cannot_show_is_given_back_as_stored() -> None:
     sheet = bauern()
     draft = fresh(sheet)
@@ -274,7 +293,7 @@ def test_any_taps_make_an_entry_the_ruleset_takes_or_say_what_is_missing(
     played: int, taps: list[tuple[str, int]], three: bool
 ) -> None:
     if three:
-        games = [{**g, "announcer": "G"} if "announcer" in g else g for g in GAMES[:played]]
+        games = [{**g, "announcer": "H"} if "announcer" in g else g for g in GAMES[:played]]
         sheet = talon(*games, games=[k for k in ALL_GAMES if k != "schnapser-zusammen"], herzrunde=True)
     else:
         sheet = bauern(*GAMES[:played], games=ALL_GAMES, herzrunde=True)

@@ -1,0 +1,414 @@
+"""A Bauernschnapsen evening of two Bummerl and a Talonschnapsen Bummerl, kept in the real app in a
+real browser: the form, every game through the Schnapsen panel (taps counted), a correction, an undo,
+a refused correction (nothing changes on disk), close and sign; then a new app process on the same
+data directory finds it all again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring import Sheet, find_ruleset
+from storage import SheetStore
+
+from .browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    Taps,
+    body_text,
+    enable_semantics,
+    record_taps,
+    require_chromium,
+    running_app,
+    screenshot,
+    scroll_to,
+    wait_for_text,
+)
+
+pytestmark = pytest.mark.browser
+
+A, B = "Die Hausruckviertler", "Kartlrunde Ried"
+MEMBERS = {A: ("Resi Gruber", "Poldl Gruber"), B: ("Hansi Wimmer", "Gusti Wimmer")}
+DEVICE = "Handy Tisch 2"
+
+# (taps before "Eintragen", the game's data; announcers by seat: A1 Resi, B1 Hansi, A2 Poldl, B2 Gusti)
+# The Rufer goes round: Resi, Hansi, Poldl, Gusti, Resi, ...
+EVENING: list[tuple[list[str], dict[str, Any]]] = [
+    (["Gewonnen", "Verlierer ab 33 Augen: 1"], {"game": "normal", "won": True, "augen": "ab33"}),  # A 1
+    (["Gewonnen", "Verlierer unter 33 Augen: 2"], {"game": "normal", "won": True, "augen": "unter33"}),  # B 2
+    (["Schnapser (6)", "Gewonnen"], {"game": "schnapser", "announcer": "A2", "won": True}),  # A 7
+    (
+        ["Bettler (4)", "Angesagt von Hansi Wimmer", "Verloren"],
+        {"game": "bettler", "announcer": "B1", "won": False},
+    ),  # A 11
+    (["Verloren", "Verlierer ohne Stich: 3"], {"game": "normal", "won": False, "augen": "kein_stich"}),  # B 5
+    (
+        ["Kontraschnapser (12)", "Angesagt von Resi Gruber", "Gewonnen", "Herzrunde ×2"],
+        {"game": "kontraschnapser", "announcer": "A1", "won": True, "herzrunde": True},
+    ),  # A 35: Bummerl 1, one for B
+    (["Verloren", "Verlierer ab 33 Augen: 1"], {"game": "normal", "won": False, "augen": "ab33"}),  # B 1
+    (
+        ["Gang (9)", "Angesagt von Gusti Wimmer", "Gewonnen", "Gespritzt ×2"],
+        {"game": "gang", "announcer": "B2", "won": True, "spritze": 1},
+    ),  # B 19
+    (["Verloren", "Verlierer unter 33 Augen: 2"], {"game": "normal", "won": False, "augen": "unter33"}),  # B 21
+    (["Schnapser (6)", "Gewonnen"], {"game": "schnapser", "announcer": "B1", "won": True}),  # B 27: Bummerl 2, Schneider for A
+]
+
+TALON_PLAYERS = ("Franz Huemer", "Gerti Stadler", "Hans Pichler")
+# The Rufer goes round: Franz, Gerti, Hans, Franz, ...
+SLIP = 5
+"""The fifth game is a slip, taken back at once."""
+BUMMERL: list[tuple[list[str], dict[str, Any]]] = [
+    (["Gewonnen", "Verlierer unter 33 Augen: 2"], {"game": "normal", "won": True, "augen": "unter33"}),  # F 2
+    (["Schnapser (6)", "Gewonnen"], {"game": "schnapser", "announcer": "p2", "won": True}),  # G 6
+    (
+        ["Kontraschnapser (12)", "Angesagt von Franz Huemer", "Verloren"],
+        {"game": "kontraschnapser", "announcer": "p1", "won": False},
+    ),  # G 18, H 12
+    (
+        ["Bettler (4)", "Angesagt von Hans Pichler", "Gewonnen", "Gespritzt ×2"],
+        {"game": "bettler", "announcer": "p3", "won": True, "spritze": 1},
+    ),  # H 20
+    (["Gewonnen", "Verlierer ab 33 Augen: 1"], {"game": "normal", "won": True, "augen": "ab33"}),  # taken back
+    (["Verloren", "Verlierer ab 33 Augen: 1"], {"game": "normal", "won": False, "augen": "ab33"}),  # F 3, H 21
+    (["Gewonnen", "Verlierer ohne Stich: 3"], {"game": "normal", "won": True, "augen": "kein_stich"}),  # H 24: Bummerl
+]
+
+
+class App:
+    """The app process on one data directory; ``restart`` stops it and starts a new one."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.stack = ExitStack()
+        self.url = ""
+
+    def start(self) -> None:
+        env = {"TISCHBLOCK_DATA_DIR": str(self.data_dir), "TISCHBLOCK_DEVICE": DEVICE}
+        self.url = self.stack.enter_context(running_app(env=env))
+
+    def restart(self) -> None:
+        self.stack.close()
+        self.stack = ExitStack()
+        self.start()
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    require_chromium()
+    running = App(tmp_path_factory.mktemp("schnapsen-store"))
+    running.start()
+    yield running
+    running.stack.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def open_page(browser: Any, url: str) -> Any:
+    page = browser.new_page(viewport=PHONE)
+    page.goto(url)
+    enable_semantics(page)
+    return page
+
+
+def sheet_files(data_dir: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((data_dir / "sheets").glob("*.json"))}
+
+
+def stored(data_dir: Path, title: str) -> Sheet:
+    store = SheetStore(data_dir)
+    for name in sheet_files(data_dir):
+        sheet = store.open(name.removesuffix(".json"))
+        if sheet.ruleset.id == title:
+            return sheet
+    raise AssertionError(f"no {title} sheet in {data_dir}")
+
+
+def reach(page: Any, name: str) -> None:
+    """Scroll with the mouse wheel, as a finger would, until the button is well inside the screen.
+
+    A click on a button outside the screen makes the browser scroll the page under Flutter's
+    feet, and the next taps can miss; a player scrolls first, then taps."""
+    button = page.get_by_role("button", name=name, exact=True).first
+    button.wait_for(timeout=15_000)
+    for _ in range(10):
+        box = button.bounding_box()
+        if box is not None and button.evaluate(ON_TOP) and box["y"] + box["height"] <= PHONE["height"] - 10:
+            return
+        delta = 300 if box is None or box["y"] > PHONE["height"] / 2 else -300
+        page.mouse.move(200, 600)
+        page.mouse.wheel(0, delta)
+        page.wait_for_timeout(250)
+    raise AssertionError(f"cannot scroll to the button {name!r}")
+
+
+ON_TOP = """element => {
+    const r = element.getBoundingClientRect();
+    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return top !== null && (top === element || element.contains(top));
+}"""
+"""Whether a tap in the middle of the element reaches it (not the header above a scrolled list)."""
+
+
+def tap(taps: Taps, page: Any, name: str) -> None:
+    """Tap a button of the panel; after a game or an announcer, wait until the panel shows it
+    (the rows below move when the announcer's row comes in)."""
+    reach(page, name)
+    taps.tap("button", name)
+    if name.endswith(")"):
+        wait_for_text(page, name.split(" (")[0] + ": ", 10_000)
+    elif name.startswith("Angesagt von "):
+        wait_for_text(page, f"hat {name.removeprefix('Angesagt von ')} ", 10_000)
+
+
+def click(page: Any, name: str) -> None:
+    """A tap that is not counted (screenshots, corrections)."""
+    reach(page, name)
+    page.get_by_role("button", name=name, exact=True).first.click()
+
+
+def play(taps: Taps, page: Any, buttons: list[str], number: int) -> int:
+    """One game through the panel: its taps, then "Eintragen"; the count of taps it took."""
+    taps.reset()
+    for name in buttons:
+        tap(taps, page, name)
+    tap(taps, page, "Eintragen")
+    settle(page, f"Spiel {number} eingetragen")
+    return taps.reset()
+
+
+def settle(page: Any, text: str) -> None:
+    """Wait for ``text``, then for Flutter to rebuild the panel's semantics (a tap at once can miss)."""
+    wait_for_text(page, text, 10_000)
+    page.wait_for_timeout(400)
+
+
+def correct(page: Any, taps: Taps, entry: int, reason: str) -> None:
+    """Open line ``entry`` and load it into the panel, with a reason."""
+    scroll_to(page, "button", re.compile(rf"^{entry}\. Spiel ")).click()
+    taps.tap("button", f"Eintrag {entry} korrigieren")
+    settle(page, f"Spiel {entry} korrigieren: richtig ist")
+    taps.type("Grund der Änderung", reason)
+    page.wait_for_timeout(400)
+
+
+def house_rules(page: Any, control: Any) -> Any:
+    """Open the form's "Hausregeln" (unless open) until ``control`` is there; return it."""
+    for _ in range(3):
+        if control.count():
+            break
+        page.get_by_text("Hausregeln").first.click()
+        page.wait_for_timeout(800)
+    control.first.wait_for(timeout=10_000)
+    return control.first
+
+
+def sign(page: Any, name: str) -> None:
+    click(page, "Abschließen")
+    page.get_by_role("textbox", name="Unterschrift (Name)", exact=True).fill(name)
+    click(page, "Abschließen und unterschreiben")
+    wait_for_text(page, "Ergebnis", 10_000)
+
+
+def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> None:
+    page = open_page(browser, app.url)
+    taps = Taps(page)
+    taps.tap("button", "Neues Blatt", timeout=30_000)
+    taps.tap("radio", "Bauernschnapsen")
+    for number, team in enumerate((A, B), start=1):
+        taps.type(f"Mannschaft {number}: Name", team)
+        for seat, member in enumerate(MEMBERS[team], start=1):
+            taps.type(f"Mannschaft {number}, Spieler {seat}", member)
+    taps.type("Runde", "1")
+    taps.type("Tisch", "2")
+    house_rules(page, page.get_by_role("switch", name=re.compile("^Herzrunde"))).click()
+    taps.tap("button", "Blatt anlegen")
+    wait_for_text(page, "Bummerl 1, Stand 0:0", 15_000)
+    text = body_text(page)
+    assert "Rufer: Resi Gruber (Die Hausruckviertler); es gibt Gusti Wimmer" in text
+    assert "Normales Spiel: hat Die Hausruckviertler (Rufer Resi Gruber) gewonnen?" in text
+    sheet = stored(app.data_dir, "bauernschnapsen")
+    team = {p.name: p.id for p in sheet.participants}
+    assert sheet.ruleset.options["herzrunde"] is True
+
+    counts = []
+    for number, (buttons, _) in enumerate(EVENING, start=1):
+        if number == 6:
+            # The special game with its announcer and the Herzrunde, as the table sees it before "Eintragen".
+            for name in buttons:
+                tap(taps, page, name)
+            wait_for_text(page, "Kontraschnapser: hat Resi Gruber (Die Hausruckviertler) gewonnen?", 10_000)
+            screenshot(page, "bauernschnapsen-sonderspiel.png")
+            click(page, "Eintragen")
+            settle(page, "Spiel 6 eingetragen")
+            continue
+        if number == 7:
+            click(page, "Verloren")
+            click(page, "Verlierer ab 33 Augen: 1")
+            screenshot(page, "bauernschnapsen-normales-spiel.png")
+            click(page, "Eintragen")
+            settle(page, "Spiel 7 eingetragen")
+            continue
+        counts.append((buttons, play(taps, page, buttons, number)))
+        if number == 1:
+            click(page, "Eintragen")
+            wait_for_text(page, "Bitte noch antippen: gewonnen oder verloren, die Augen der Verlierer", 10_000)
+    normal = [n for buttons, n in counts if buttons[0] in ("Gewonnen", "Verloren")]
+    assert normal and all(n == 3 for n in normal), counts
+    record_taps("bauernschnapsen", "Normales Spiel (gewonnen/verloren, Augen)", max(normal), 3)
+    assert [n for buttons, n in counts if buttons[0] == "Schnapser (6)"] == [3, 3]  # the Rufer is preselected
+
+    # A slip taken back in one tap: a void with the trail.
+    play(taps, page, ["Gewonnen", "Verlierer ab 33 Augen: 1"], 11)
+    taps.reset()
+    tap(taps, page, "Letztes Spiel zurücknehmen")
+    assert taps.reset() == 1
+    settle(page, "Eintrag 11 zurückgenommen")
+
+    # Game 2 was ab 33, not unter 33: corrected in the same panel, with a reason.
+    correct(page, taps, 2, "Augen falsch angetippt")
+    click(page, "Verlierer ab 33 Augen: 1")
+    click(page, "Spiel 2 korrigieren")
+    settle(page, "Eintrag 2 korrigiert")
+
+    # Another Rufer for game 3 shifts the round: game 10's Schnapser would no longer be the Rufer's.
+    correct(page, taps, 3, "Rufer verwechselt")
+    click(page, "Weitere … (anderer Rufer)")
+    settle(page, "Wer hat Trumpf gerufen?")
+    click(page, "Rufer war Resi Gruber")
+    before = sheet_files(app.data_dir)
+    click(page, "Spiel 3 korrigieren")
+    wait_for_text(page, "Schnapser kann nur der Rufer ansagen (Gusti Wimmer), nicht Hansi Wimmer", 10_000)
+    screenshot(page, "bauernschnapsen-abgelehnt.png")
+    assert sheet_files(app.data_dir) == before
+    click(page, "Abbrechen")
+
+    sheet = stored(app.data_dir, "bauernschnapsen")
+    games = [e.data for e in sheet.entries if e.kind == "game"]
+    refs = {"A1": f"{team[A]}1", "A2": f"{team[A]}2", "B1": f"{team[B]}1", "B2": f"{team[B]}2"}
+    expected = [{**d, "announcer": refs[d["announcer"]]} if "announcer" in d else d for _, d in EVENING]
+    assert games[:10] == expected
+    correction = sheet.entries[-1]
+    assert correction.kind == "correction" and correction.target == 2 and correction.device == DEVICE
+    assert correction.replacement is not None and correction.replacement.data == {"game": "normal", "won": True, "augen": "ab33"}
+
+    ruleset = find_ruleset("bauernschnapsen")
+    score = ruleset.score(sheet)
+    assert score.result.bummerl == {team[A]: 2, team[B]: 1}  # type: ignore[attr-defined]
+    wait_for_text(page, "Bummerl: Die Hausruckviertler 2, Kartlrunde Ried 1", 10_000)
+    assert f"Summe: {A} {score.totals[team[A]]} · {B} {score.totals[team[B]]}" in body_text(page)
+
+    sign(page, "Resi Gruber")
+    signed = stored(app.data_dir, "bauernschnapsen")
+    result = ruleset.result_lines(signed, ruleset.score(signed))
+    assert result == (
+        "Bummerl 1: 35:4; verloren: Kartlrunde Ried Bummerl (1)",
+        "Bummerl 2: 0:27; verloren: Die Hausruckviertler Schneider (2)",
+        "Bummerl verloren: Die Hausruckviertler 2, Kartlrunde Ried 1",
+    )
+    text = body_text(page)
+    assert all(line in text for line in result), (result, text)
+    screenshot(page, "bauernschnapsen-ergebnis.png")
+    page.close()
+
+
+def test_a_talonschnapsen_bummerl(app: App, browser: Any) -> None:
+    page = open_page(browser, app.url)
+    taps = Taps(page)
+    taps.tap("button", "Neues Blatt", timeout=30_000)
+    taps.tap("radio", "Talonschnapsen")
+    for seat, name in enumerate(TALON_PLAYERS, start=1):
+        taps.type(f"Spieler {seat} (Platz {seat}): Name", name)
+    house_rules(page, page.get_by_role("textbox", name="Bummerl pro Blatt (Turnier); 0: ohne Ende", exact=True))
+    taps.type("Bummerl pro Blatt (Turnier); 0: ohne Ende", "1")
+    taps.tap("button", "Blatt anlegen")
+    wait_for_text(page, "Bummerl 1 von 1, Stand 0:0:0", 15_000)
+    assert "Normales Spiel: hat Franz Huemer gewonnen?" in body_text(page)
+
+    number, normal = 0, []
+    for game, (buttons, _) in enumerate(BUMMERL, start=1):
+        number += 1
+        taken = play(taps, page, buttons, number)
+        if buttons[0] in ("Gewonnen", "Verloren"):
+            normal.append(taken)
+        if number == 3:
+            screenshot(page, "talonschnapsen-panel.png")
+        if game == SLIP:
+            click(page, "Letztes Spiel zurücknehmen")
+            settle(page, f"Eintrag {number} zurückgenommen")
+            number += 1  # the void is an entry of its own
+    assert all(n == 3 for n in normal), normal
+    record_taps("talonschnapsen", "Normales Spiel (gewonnen/verloren, Augen)", max(normal), 3)
+    wait_for_text(page, "Blatt beendet nach 1 Bummerl", 10_000)
+
+    # The next game (entry 7, after the slip and its void) had the losers under 33: corrected after the end.
+    correct(page, taps, 7, "Augen nachgezählt")
+    click(page, "Verlierer unter 33 Augen: 2")
+    click(page, "Spiel 7 korrigieren")
+    settle(page, "Eintrag 7 korrigiert")
+
+    # Gerti as the first Rufer would make Hans the Rufer of game 2: Gerti's Schnapser is refused.
+    correct(page, taps, 1, "Rufer verwechselt")
+    click(page, "Weitere … (anderer Rufer)")
+    settle(page, "Wer hat Trumpf gerufen?")
+    click(page, "Rufer war Gerti Stadler")
+    before = sheet_files(app.data_dir)
+    click(page, "Spiel 1 korrigieren")
+    wait_for_text(page, "Schnapser kann nur der Rufer ansagen (Hans Pichler), nicht Gerti Stadler", 10_000)
+    screenshot(page, "talonschnapsen-abgelehnt.png")
+    assert sheet_files(app.data_dir) == before
+    click(page, "Abbrechen")
+
+    sheet = stored(app.data_dir, "talonschnapsen")
+    ids = {p.name: p.id for p in sheet.participants}
+    refs = {"p1": ids["Franz Huemer"], "p2": ids["Gerti Stadler"], "p3": ids["Hans Pichler"]}
+    games = [e.data for e in sheet.entries if e.kind == "game"]
+    expected = [{**d, "announcer": refs[d["announcer"]]} if "announcer" in d else d for _, d in BUMMERL]
+    assert games == expected
+    assert [e.target for e in sheet.entries if e.kind == "void"] == [SLIP]
+    ruleset = find_ruleset("talonschnapsen")
+    score = ruleset.score(sheet)
+    assert score.totals == {ids["Franz Huemer"]: 4, ids["Gerti Stadler"]: 18, ids["Hans Pichler"]: 25}
+
+    sign(page, "Gerti Stadler")
+    signed = stored(app.data_dir, "talonschnapsen")
+    result = ruleset.result_lines(signed, ruleset.score(signed))
+    assert result == (
+        "Bummerl 1: 4:18:25; verloren: Franz Huemer Bummerl (1)",
+        "Bummerl verloren: Franz Huemer 1, Gerti Stadler 0, Hans Pichler 0",
+    )
+    text = body_text(page)
+    assert all(line in text for line in result), (result, text)
+    page.close()
+
+
+def test_a_new_app_process_finds_both_sheets_again(app: App, browser: Any) -> None:
+    files = sheet_files(app.data_dir)
+    app.restart()
+    page = open_page(browser, app.url)
+    row = page.get_by_role("button", name=re.compile(r"^Bauernschnapsen · .*Tisch 2 .* abgeschlossen$"))
+    row.wait_for(timeout=30_000)
+    assert page.get_by_role("button", name=re.compile(r"^Talonschnapsen .* abgeschlossen$")).count() == 1
+    row.click()
+    wait_for_text(page, "Bummerl 2: 0:27; verloren: Die Hausruckviertler Schneider (2)", 15_000)
+    text = body_text(page)
+    assert "2. Spiel (korrigiert)" in text and "11. Spiel (gestrichen)" in text
+    page.close()
+    assert sheet_files(app.data_dir) == files
