@@ -17,7 +17,7 @@ from scoring import Line, RuleViolation, Score, Sheet, find_ruleset
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
 from storage import SheetStore, StorageError
 
-from .drafts import DraftIncomplete, EntryDraft, draft_for
+from .drafts import DraftIncomplete, EntryDraft, checker, draft_for
 
 UNDO_REASON = "Letztes Spiel zurückgenommen"
 
@@ -272,10 +272,18 @@ class SheetState:
         """Run a store action; on refusal keep its message and change nothing."""
         try:
             sheet = action()
-            score = find_ruleset(sheet.ruleset.id).score(sheet)
         except (RuleViolation, StorageError, ValueError) as error:
             self.error = str(error)
             self.notice = None
+            return False
+        return self.show_saved(sheet, notice)
+
+    def show_saved(self, sheet: Sheet, notice: str) -> bool:
+        """Show a sheet just saved: its score (only the new entries replayed), lines and the panel."""
+        try:
+            score = checker(sheet).score
+        except RuleViolation as error:
+            self.error, self.notice = str(error), None
             return False
         self.error = None
         self.notice = notice

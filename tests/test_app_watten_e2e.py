@@ -188,7 +188,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
 
         # Sign: the result as the ruleset computes it.
         page.get_by_role("button", name="Abschließen").click()
-        page.get_by_role("textbox", name="Unterschrift (Name)").fill("Sepp Huber")
+        taps.type("Unterschrift (Name)", "Sepp Huber")
         screenshot(page, "watten-abschluss.png")
         page.get_by_role("button", name="Abschließen und unterschreiben").click()
         page.get_by_role("button", name="Ergebnis").wait_for(timeout=10_000)
@@ -210,6 +210,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
         row.wait_for(timeout=30_000)
         screenshot(page, "start.png")
         row.click()
+        page.get_by_role("button", name="Ergebnis").wait_for(timeout=15_000)
         wait_for_text(page, "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl", 15_000)
         text = body_text(page)
         assert "2. Spiel (korrigiert)" in text and "Ergebnis" in text
