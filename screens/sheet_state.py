@@ -106,8 +106,23 @@ class SheetState:
     lines: list[LineView] = field(default_factory=list)
 
     # -- reading ---------------------------------------------------------------------------
+    def _file_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            info = self.store.sheet_path(self.sheet_id).stat()
+        except (OSError, ValueError):
+            return None
+        return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+    def refresh_if_changed(self) -> bool:
+        """Read the sheet again if another window (or process) wrote it since; True if it did."""
+        if self._file_stamp() == getattr(self, "_stamp", None):
+            return False
+        self.load()
+        return True
+
     def load(self) -> None:
         """Read the sheet from the store and score it; a damaged or foreign sheet gives a message."""
+        self._stamp = self._file_stamp()
         try:
             sheet = self.store.open(self.sheet_id)
             score = find_ruleset(sheet.ruleset.id).score(sheet)
@@ -280,6 +295,7 @@ class SheetState:
 
     def show_saved(self, sheet: Sheet, notice: str) -> bool:
         """Show a sheet just saved: its score (only the new entries replayed), lines and the panel."""
+        self._stamp = self._file_stamp()
         try:
             score = checker(sheet).score
         except RuleViolation as error:
