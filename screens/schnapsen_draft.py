@@ -124,6 +124,7 @@ class SchnapsenDraft:
         self.won, self.augen, self.spritze, self.herzrunde = game.won, game.augen, game.spritze, game.herzrunde
         if self.announcer is not None and key != NORMAL:
             self.as_loaded, self.as_loaded_announcer = (key, self.rufer), self.announcer
+            self._announcers = {}
         self.show_more = self.rufer != self.expected_rufer
 
     def _start(self, sheet: Sheet, score: Score) -> None:
@@ -139,6 +140,8 @@ class SchnapsenDraft:
         self.show_more, self.problem, self.loaded, self.unreadable = False, None, None, False
         self.as_loaded, self.as_loaded_announcer = None, None
         self._announcers = {}
+        # A special game nobody may announce now is not offered (the ruleset says who may).
+        self.games = tuple(key for key in self.games if key == NORMAL or self.announcers(key))
 
     # -- taps -------------------------------------------------------------------------------
     def choose_game(self, key: str) -> None:

@@ -89,7 +89,7 @@ def _row(controls: list[ft.Control]) -> ft.Control:
 def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: int | None = None) -> ft.Control:
     if draft.sheet is None:
         return ft.Text("Kein Blatt.")
-    players = THREE if len(draft.players) == 3 else TWO
+    players = TWO  # names are long: two to a row, also for three players
     controls: list[ft.Control] = []
     if correcting:
         controls.append(_heading(f"Spiel {correcting} korrigieren: richtig ist"))

@@ -161,6 +161,12 @@ def test_talonschnapsen_opponents_are_the_two_others() -> None:
     assert TALON.check(talon(), Entry(kind=kind, data=data)).totals == {"F": 12, "G": 12, "H": 0}
 
 
+def test_no_special_game_is_offered_where_nobody_may_announce_it() -> None:
+    finished = talon({"game": "kontrabauernschnapser", "announcer": "G", "won": True}, bummerl_count=1)
+    assert TALON.score(finished).status.finished
+    assert fresh(finished).games == ("normal",)
+
+
 def _example_sheets() -> list[tuple[str, Sheet]]:
     found = []
     for ruleset in ("bauernschnapsen", "talonschnapsen"):
