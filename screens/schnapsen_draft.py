@@ -30,7 +30,7 @@ from scoring.schnapsen import (
     game_key,
 )
 
-from .drafts import DraftIncomplete, allowed
+from .drafts import DraftIncomplete, Submit, allowed
 
 KIND = "game"
 NORMAL = "normal"
@@ -181,7 +181,7 @@ class SchnapsenDraft:
         self.rufer, self.problem = ref, None
         self.choose_game(self.game)
 
-    def submit(self, on_submit: Any) -> None:
+    def submit(self, on_submit: Submit) -> None:
         """The "Eintragen" tap: hand the entry to ``on_submit``, or say what is missing."""
         try:
             kind, data = self.entry()
