@@ -78,7 +78,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -347,6 +347,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
     participant_kind = "player"
     participant_counts = (4, 5)
     zero_sum = True
+    round_label = "Runde"
     entry_models: ClassVar[dict[str, type[Any]]] = {"game": GameData, "strafe": StrafeData, "schmeissen": SchmeissenData}
     R: ClassVar[_Regeln]
 
@@ -928,6 +929,27 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             },
             pflichtsolo_offen=self._pflichtsolo_offen(state, ctx),
         )
+
+    def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
+        """The Runde's points per player, best first, with games played, Pflichtsolo and penalties."""
+        result = score.result
+        assert isinstance(result, DoppelkopfResult)
+        names = {p.id: p.name for p in sheet.participants}
+        rows = sorted(result.spieler.items(), key=lambda item: -item[1].punkte)
+        lines = [f"{result.spiele} von {result.spiele_gesamt} Spielen"]
+        for pid, r in rows:
+            extra = []
+            if r.pflichtsolo is not None:
+                extra.append(f"Pflichtsolo in Eintrag {r.pflichtsolo}")
+            if r.lustsoli:
+                extra.append(f"{r.lustsoli} Lustsolo" + ("" if r.lustsoli == 1 else "s"))
+            if r.strafen:
+                extra.append(f"{r.strafen} Strafe" + ("" if r.strafen == 1 else "n"))
+            tail = f" ({', '.join(extra)})" if extra else ""
+            lines.append(f"{names[pid]}: {r.punkte:+d} Punkte, {_spiele(r.spiele)}{tail}")
+        if result.pflichtsolo_offen:
+            lines.append("Pflichtsolo offen: " + ", ".join(names[p] for p in result.pflichtsolo_offen if p in names))
+        return tuple(lines)
 
 
 def _spiele(n: int) -> str:

@@ -252,6 +252,10 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
     participant_kind: ClassVar[Literal["team", "player"]]
     participant_counts: ClassVar[tuple[int, ...]]
     zero_sum: ClassVar[bool] = False
+    round_label: ClassVar[Literal["Durchgang", "Serie", "Runde", "Spielabend"]] = "Spielabend"
+    """What the document calls the round one sheet covers (a new sheet's ``context.round_label``)."""
+    team_size: ClassVar[int] = 0
+    """Players per team where the rules name them (the new-sheet form asks for them); 0: not asked."""
     Options: ClassVar[type[Frozen]]
     entry_models: ClassVar[dict[str, type[BaseModel]]]
     """Entry kinds this ruleset accepts besides correction/void/close, with their data models."""
@@ -375,6 +379,17 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
 
     def result(self, state: StateT, ctx: Context[OptionsT]) -> BaseModel:
         return NoResult()
+
+    def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
+        """The sheet's result in German, as the table reads it when signing (beside ``status.messages``).
+
+        Rulesets whose result holds more than their status says (Bummerl scores, Tischpunkte,
+        Reuegeld) override this."""
+        return ()
+
+    def option_choices(self) -> dict[str, dict[str, str]]:
+        """For options that take a set of keys: the keys a player may choose, with their German names."""
+        return {}
 
     # -- description -----------------------------------------------------------------------
     def describe(self) -> dict[str, Any]:

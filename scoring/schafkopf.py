@@ -86,7 +86,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -341,6 +341,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
     participant_kind = "player"
     participant_counts = (4,)
     zero_sum = True
+    round_label = "Serie"
     Options = SchafkopfOptions
     entry_models = {"game": GameData}
 
@@ -382,11 +383,15 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 raise RuleViolation(SPIELARTEN, "Ein Rufspiel braucht den gerufenen Partner ('partner')")
             partner = ctx.require_participant(data.partner, TEILNEHMER, "Partner")
             if partner == spieler:
-                raise RuleViolation(SPIELARTEN, f"Im Rufspiel kann {name(spieler)} nicht sich selbst rufen: Partner und Spieler sind gleich")
+                raise RuleViolation(
+                    SPIELARTEN, f"Im Rufspiel kann {name(spieler)} nicht sich selbst rufen: Partner und Spieler sind gleich"
+                )
             if data.tout:
                 raise RuleViolation(TOUT, "Tout gibt es nur bei Solo, Wenz und Farbwenz, nicht beim Rufspiel")
             if data.farbe == "herz":
-                raise RuleViolation(SPIELARTEN, "Im Rufspiel wird eine Eichel-, Gras- oder Schellen-Sau gerufen, nicht die Herz-Sau (Trumpf)")
+                raise RuleViolation(
+                    SPIELARTEN, "Im Rufspiel wird eine Eichel-, Gras- oder Schellen-Sau gerufen, nicht die Herz-Sau (Trumpf)"
+                )
             partei: tuple[str, ...] = (spieler, partner)
         else:
             if data.partner is not None:
@@ -414,7 +419,9 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                     f"'gewonnen' ist {'true' if winner else 'false'}",
                 )
             if stufe not in (None, "einfach"):
-                raise RuleViolation(FEHLER, "Wird nicht fortgesetzt, hat die Gegenpartei das Spiel einfach gewonnen, nicht mit Schneider/Schwarz")
+                raise RuleViolation(
+                    FEHLER, "Wird nicht fortgesetzt, hat die Gegenpartei das Spiel einfach gewonnen, nicht mit Schneider/Schwarz"
+                )
             gewonnen, stufe = winner, (None if data.tout else "einfach")
         if data.augen is not None and not (data.tout and data.augen == 120):
             # A Tout is won with every trick, not with 61: fewer than 120 Augen lose it.
@@ -431,7 +438,9 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             if data.stiche in (0, 8):
                 by_tricks = data.stiche == 8
                 if gewonnen is not None and gewonnen != by_tricks:
-                    raise RuleViolation(GEWONNEN, f"Mit {data.stiche} Stichen hat die Spielpartei {'gewonnen' if by_tricks else 'verloren'}")
+                    raise RuleViolation(
+                        GEWONNEN, f"Mit {data.stiche} Stichen hat die Spielpartei {'gewonnen' if by_tricks else 'verloren'}"
+                    )
                 gewonnen = by_tricks
         if data.tout and data.stiche is not None and data.stiche < 8:
             if gewonnen:
@@ -443,13 +452,17 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         if data.tout:
             if gewonnen:
                 if stufe not in (None, "schwarz"):
-                    raise RuleViolation(TOUT, f"Ein Tout ist nur schwarz gewonnen, nicht {stufe.capitalize()}; sonst ist er verloren")
+                    raise RuleViolation(
+                        TOUT, f"Ein Tout ist nur schwarz gewonnen, nicht {stufe.capitalize()}; sonst ist er verloren"
+                    )
                 if data.augen is not None and data.augen != 120:
                     raise RuleViolation(TOUT, f"Ein gewonnener Tout hat alle Stiche und 120 Augen, nicht {data.augen}")
                 stufe = "schwarz"
             else:
                 if stufe not in (None, "einfach"):
-                    raise RuleViolation(TOUT, "Ein verlorener Tout zählt immer -18 / +6: Schneider und Schwarz gelten beim Tout nicht")
+                    raise RuleViolation(
+                        TOUT, "Ein verlorener Tout zählt immer -18 / +6: Schneider und Schwarz gelten beim Tout nicht"
+                    )
                 stufe = "einfach"
         else:
             derived = self._stufe(data)
@@ -457,7 +470,9 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 stufe = derived or "einfach"
             elif derived is not None and derived != stufe and not self._schwarz_moeglich(data, stufe):
                 shown = {"einfach": "einfach", "schneider": "Schneider", "schwarz": "Schwarz"}
-                raise RuleViolation(GEWONNEN, f"Mit {self._augen_text(data)} ist das Spiel {shown[derived]}, nicht {shown[stufe]}")
+                raise RuleViolation(
+                    GEWONNEN, f"Mit {self._augen_text(data)} ist das Spiel {shown[derived]}, nicht {shown[stufe]}"
+                )
             elif stufe == "schwarz" and data.stiche is not None and data.stiche not in (0, 8):
                 raise RuleViolation(GEWONNEN, f"Schwarz heißt ohne Stich; die Spielpartei hat {data.stiche} Stiche")
             elif stufe == "schneider" and data.stiche in (0, 8):
@@ -521,7 +536,9 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             return False
         if fall in ("bereits_gewonnen", "nicht_fortgesetzt"):
             if given:
-                raise RuleViolation(UNBERECHTIGT, "Bei einem Fehler, der das Spiel beendet, wird keine unberechtigte Spritze gewertet")
+                raise RuleViolation(
+                    UNBERECHTIGT, "Bei einem Fehler, der das Spiel beendet, wird keine unberechtigte Spritze gewertet"
+                )
             return False
         possible = gewonnen and stufe in ("schneider", "schwarz")
         if given and not possible:
@@ -585,7 +602,9 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
     def _table_rule(self, spiel: Spiel, stufe: str | None = None) -> str:
         key = stufe or spiel.stufe_key
         art = "Rufspiel" if not spiel.solo else "Solo/Wenz/Farbwenz"
-        level = {"einfach": "" if spiel.solo else " (einfach)", "schneider": " Schneider", "schwarz": " Durch", "tout": " Tout"}[key]
+        level = {"einfach": "" if spiel.solo else " (einfach)", "schneider": " Schneider", "schwarz": " Durch", "tout": " Tout"}[
+            key
+        ]
         return f"{SPIELPUNKTE}: {art}{level}"
 
     def _party_text(self, spiel: Spiel, ctx: Context[SchafkopfOptions]) -> str:
@@ -598,7 +617,11 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         anteil = spiel.anteil()
         simple = normal_points(spiel, anteil)
         outcome = "gewinnt" if spiel.gewonnen else "verliert"
-        level = "" if spiel.tout else {"einfach": "", "schneider": " Schneider", "schwarz": " Durch" if spiel.gewonnen else " schwarz"}[spiel.stufe]
+        level = (
+            ""
+            if spiel.tout
+            else {"einfach": "", "schneider": " Schneider", "schwarz": " Durch" if spiel.gewonnen else " schwarz"}[spiel.stufe]
+        )
         what = f"{head}{self._party_text(spiel, ctx)} {outcome} {self._describe(spiel, ctx)}{level}"
         reasons = [Explanation(rule=self._table_rule(spiel), text=what, points=simple)]
         if spiel.spritze_von is None:
@@ -802,6 +825,24 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             reuegeld_tisch_cent=total,
             reuegeld_tisch=euro(total),
         )
+
+    def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
+        """Per player by place: Spielpunkte, Tischpunkte, Ergebnis and Reuegeld; the table's Reuegeld
+        and the 100-point check (Tischpunkte). Before the close the Tischpunkte are provisional."""
+        result = score.result
+        assert isinstance(result, SchafkopfResult)
+        names = {p.id: p.name for p in sheet.participants}
+        rows = sorted(result.spieler.items(), key=lambda item: (item[1].platz, -item[1].spielpunkte))
+        head = [] if result.abgeschlossen else ["Vorläufig (die Serie ist nicht abgeschlossen):"]
+        lines = [
+            f"{r.platz}. {names[pid]}: Spielpunkte {r.spielpunkte:+d}, Tischpunkte {r.tischpunkte}, "
+            f"Ergebnis {r.ergebnis}, Reuegeld {r.reuegeld}"
+            for pid, r in rows
+        ]
+        total = sum(r.ergebnis for r in result.spieler.values())
+        lines.append(f"Summe der Ergebnisse: {total} (muss 100 sein)")
+        lines.append(f"Reuegeld am Tisch: {result.reuegeld_tisch}")
+        return (*head, *lines)
 
     # -- tournament ----------------------------------------------------------------------------
     def standings(self, sheets: Sequence[Sheet]) -> tuple[Standing, ...]:

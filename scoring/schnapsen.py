@@ -80,7 +80,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
 from .model import Frozen, Participant, Sheet
 from .registry import register
 
@@ -363,9 +363,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             rufer = self.resolve(state, data.rufer, "Rufer")
             if rufer != state.rufer:
                 expected = state.players[state.rufer].name
-                reasons.append(
-                    Explanation(rule=R_RUFER, text=f"Rufer war {state.players[rufer].name} statt {expected}")
-                )
+                reasons.append(Explanation(rule=R_RUFER, text=f"Rufer war {state.players[rufer].name} statt {expected}"))
             state.rufer = rufer
         rufer = state.rufer
 
@@ -386,14 +384,12 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             if data.announcer is not None:
                 raise
             # Nobody was entered: say so, the table did not name the Rufer.
-            raise RuleViolation(
-                error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)"
-            ) from None
+            raise RuleViolation(error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)") from None
 
         if data.spritze > MAX_SPRITZE:
             raise RuleViolation(
                 R_SPRITZEN,
-                f"Spritzen geht bis nochmal zurückgespritzt (Stufe 3, ×8); Stufe {data.spritze} (×{2 ** data.spritze}) gibt es nicht",
+                f"Spritzen geht bis nochmal zurückgespritzt (Stufe 3, ×8); Stufe {data.spritze} (×{2**data.spritze}) gibt es nicht",
             )
         if data.herzrunde and not opts.herzrunde:
             raise RuleViolation(R_KATALOG, "Die Herzrunde wird nach den Hausregeln dieses Blatts nicht gespielt")
@@ -479,9 +475,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             return
         same_side = player.side == rufer_player.side
         if spiel.who == "rufer" and announcer != rufer:
-            raise RuleViolation(
-                spiel.rule, f"{spiel.name} kann nur der Rufer ansagen ({rufer_player.name}), nicht {player.name}"
-            )
+            raise RuleViolation(spiel.rule, f"{spiel.name} kann nur der Rufer ansagen ({rufer_player.name}), nicht {player.name}")
         if spiel.who == "gegner" and same_side:
             raise RuleViolation(
                 spiel.rule,
@@ -493,9 +487,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             )
         if spiel.who == "rufer_seite" and not same_side:
             whose = "das Team des Rufers" if self.teams else "der Rufer"
-            raise RuleViolation(
-                spiel.rule, f"Das normale Spiel spielt {whose} ({rufer_player.name}), nicht {player.name}"
-            )
+            raise RuleViolation(spiel.rule, f"Das normale Spiel spielt {whose} ({rufer_player.name}), nicht {player.name}")
 
     def variant(self, key: str) -> str:
         return ""
@@ -576,10 +568,14 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
                     R_BUMMERL,
                     f"Es fehlen noch {missing} von {opts.bummerl_count} Bummerl; vorzeitig abschließen nur mit Vermerk (override)",
                 )
-            reasons.append(Explanation(rule=R_BUMMERL, text=f"Vorzeitig abgeschlossen, {missing} Bummerl fehlen: {data.override}"))
+            reasons.append(
+                Explanation(rule=R_BUMMERL, text=f"Vorzeitig abgeschlossen, {missing} Bummerl fehlen: {data.override}")
+            )
         if state.open_games:
             stand = self.stand_text(self.shown(state, ctx), state)
-            reasons.append(Explanation(rule=R_BUMMERL, text=f"Das offene Bummerl (Stand {stand}) hat niemand gewonnen: es zählt nicht"))
+            reasons.append(
+                Explanation(rule=R_BUMMERL, text=f"Das offene Bummerl (Stand {stand}) hat niemand gewonnen: es zählt nicht")
+            )
         state.closed = True
         return Outcome({}, reasons)
 
@@ -632,7 +628,32 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     def result(self, state: _State, ctx: Context[SchnapsenOptions]) -> SchnapsenResult:
         lost, won = self._tally(state)
-        return SchnapsenResult(finished=self._finished(state, ctx) or state.closed, bummerl=lost, bummerl_won=won, history=tuple(state.history))
+        return SchnapsenResult(
+            finished=self._finished(state, ctx) or state.closed, bummerl=lost, bummerl_won=won, history=tuple(state.history)
+        )
+
+    def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
+        """Each Bummerl with its end stand and who lost how (Bummerl, Schneider, Retourschneider),
+        and the tally: the fewest Bummerl lost wins the evening."""
+        result = score.result
+        assert isinstance(result, SchnapsenResult)
+        names = {p.id: p.name for p in sheet.participants}
+        ids = [p.id for p in sheet.participants]
+        lines = []
+        for bummerl in result.history:
+            stand = ":".join(str(bummerl.stand[i]) for i in ids)
+            lost = ", ".join(f"{names[v.participant]} {v.art} ({v.bummerl})" for v in bummerl.losers) or "niemand"
+            lines.append(f"Bummerl {bummerl.number}: {stand}; verloren: {lost}")
+        lines.append("Bummerl verloren: " + ", ".join(f"{names[i]} {result.bummerl[i]}" for i in ids))
+        return tuple(lines)
+
+    def option_choices(self) -> dict[str, dict[str, str]]:
+        """The ``games`` option: the catalogue's special games (the normal game is always allowed)."""
+        return {
+            "games": {
+                key: spiel.name + (" (regional)" if spiel.regional else "") for key, spiel in CATALOGUE.items() if key != "normal"
+            }
+        }
 
 
 @register
@@ -645,6 +666,7 @@ class Bauernschnapsen(_Schnapsen):
     source = "bauernschnapsen.txt"
     participant_kind = "team"
     participant_counts = (2,)
+    team_size = 2
     Options = BauernschnapsenOptions
     teams = True
 
