@@ -39,6 +39,9 @@ FEHLER_FAELLE = {
     "fortgesetzt": "Fortgesetzt, wie gespielt",
 }
 
+AUGEN = "Augen der Spielpartei"
+STICHE = "Stiche der Spielpartei"
+
 _TABLES: dict[str, Sheet] = {}
 
 
@@ -89,6 +92,9 @@ class SchafkopfDraft:
     fehler_von: str | None = None
     fehler_art: str | None = None
     fehler_fall: str | None = None
+    augen_text: str = ""
+    """The Augen as typed (kept when it is not a number, so the field shows what was typed)."""
+    stiche_text: str = ""
     weitere: bool = False
     """The rare events (Augen/Stiche, misplay) are shown."""
     error: str | None = None
@@ -112,6 +118,8 @@ class SchafkopfDraft:
         self.spiel, self.spieler, self.partner, self.farbe = game.spiel, game.spieler, game.partner, game.farbe
         self.tout = data.get("tout")
         self.gewonnen, self.stufe, self.augen, self.stiche = game.gewonnen, game.stufe, game.augen, game.stiche
+        self.augen_text = "" if game.augen is None else str(game.augen)
+        self.stiche_text = "" if game.stiche is None else str(game.stiche)
         if game.spritze is not None:
             self.spritze_von, self.unberechtigt = game.spritze.von, game.spritze.unberechtigt
         if game.fehler is not None:
@@ -128,6 +136,8 @@ class SchafkopfDraft:
             raise DraftIncomplete("Mit wem? Bitte den gerufenen Partner wählen")
         if self.spiel in ("solo", "farbwenz") and self.farbe is None:
             raise DraftIncomplete(f"Welche Farbe? Beim {SPIEL_LABEL[self.spiel]} bitte die Farbe wählen")
+        _int_or_none(self.augen_text, AUGEN, 120)
+        _int_or_none(self.stiche_text, STICHE, 8)
         if self.fehler_von is not None and self.fehler_fall is None:
             raise DraftIncomplete("Fehler: bitte wählen, wie es weiterging (entschieden, nicht fortgesetzt, fortgesetzt)")
         data = self._data()
@@ -263,6 +273,10 @@ class SchafkopfDraft:
         text = " ".join(words)
         if won is not None and not self.tout and self.stufe_shown != "einfach":
             text += f" ({stufe_label(self.stufe_shown, won)})"
+        if self.augen is not None:
+            text += f", {self.augen} Augen"
+        if self.stiche is not None:
+            text += f", {self.stiche} Stiche"
         if self.spritze_von is not None:
             spiel = self.derived()
             text += f", Spritze von {self.name(self.spritze_von)}"
@@ -331,19 +345,22 @@ class SchafkopfDraft:
         self.weitere = not self.weitere
 
     def set_augen(self, text: str) -> None:
-        """Augen typed by the player; a bad number is shown and changes nothing."""
+        """Augen typed by the player; a bad number is shown next to the panel and is not used."""
+        self.augen_text = text
         try:
-            self.augen = _int_or_none(text, "Augen der Spielpartei", 120)
+            self.augen = _int_or_none(text, AUGEN, 120)
             self.error = None
         except DraftIncomplete as error:
-            self.error = str(error)
+            self.augen, self.error = None, str(error)
 
     def set_stiche(self, text: str) -> None:
+        """Tricks typed by the player (0 to 8)."""
+        self.stiche_text = text
         try:
-            self.stiche = _int_or_none(text, "Stiche der Spielpartei", 8)
+            self.stiche = _int_or_none(text, STICHE, 8)
             self.error = None
         except DraftIncomplete as error:
-            self.error = str(error)
+            self.stiche, self.error = None, str(error)
 
     def choose_fehler_von(self, player: str) -> None:
         self.fehler_von = None if self.fehler_von == player else player
@@ -359,6 +376,7 @@ class SchafkopfDraft:
         if fall == "nicht_fortgesetzt":
             # The offender's opponents have won simply: the ruleset says who won; no level, no Augen.
             self.gewonnen = self.stufe = self.augen = self.stiche = None
+            self.augen_text = self.stiche_text = ""
         self._prune()
 
     # -- internals -----------------------------------------------------------------------------
@@ -376,6 +394,7 @@ class SchafkopfDraft:
     def _clear(self) -> None:
         self.spiel, self.spieler, self.partner, self.farbe, self.tout = "rufspiel", None, None, None, None
         self.gewonnen, self.stufe, self.augen, self.stiche = None, None, None, None
+        self.augen_text = self.stiche_text = ""
         self.spritze_von = self.unberechtigt = None
         self.fehler_von = self.fehler_art = self.fehler_fall = None
         self.error = None
@@ -440,6 +459,8 @@ class SchafkopfDraft:
         choices stay as they are and the ruleset's refusal is shown on "Eintragen"."""
         self.error = None
         if self._possible():
+            if self.unberechtigt is not None and not self.unberechtigt_offered:
+                self.unberechtigt = None  # the tricks tell now (Schwarz), or there is nothing to tell
             return
         kept = self._fields()
         for name in ("unberechtigt", "fehler_fall", "stufe", "tout", "spritze_von", "farbe", "partner"):
