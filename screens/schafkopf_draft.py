@@ -3,7 +3,8 @@
 The draft holds the raw fields of a ``game`` entry (``scoring.schafkopf.GameData``) and asks the
 ruleset what each choice allows: a candidate (a partner, a suit, a Spritze giver, a level, ...) is
 offered when ``drafts.allowed`` (= ``Ruleset.check``) accepts a game with it for SOME completion of
-the fields not chosen yet. In Schafkopf a game's validity depends on the sheet only through the
+the fields not chosen yet, the choices that depend on it (an unberechtigte Spritze on a level, say)
+left out: a tap on it drops what no longer fits, most dependent first. In Schafkopf a game's validity depends on the sheet only through the
 number of games played (``Score.status``: ``finished``), so the candidates are asked on the table's
 empty sheet (same players, same options): cheap, and the same for a new game and a correction.
 What follows from the taps (won or lost after a misplay not continued, the level of a Tout,
@@ -179,7 +180,7 @@ class SchafkopfDraft:
     def partner_choices(self) -> list[str]:
         if self.spiel != "rufspiel":
             return []
-        return [p for p in self.players if self._possible(partner=p, spritze_von=None)]
+        return [p for p in self.players if self._possible(partner=p, spritze_von=None, unberechtigt=None)]
 
     def farbe_choices(self) -> list[str]:
         if not self._possible(farbe="eichel") and not self._possible(farbe="herz"):
@@ -193,14 +194,14 @@ class SchafkopfDraft:
 
     @property
     def tout_allowed(self) -> bool:
-        return self._possible(tout=True, stufe=None)
+        return self._possible(tout=True, stufe=None, unberechtigt=None)
 
     def gewonnen_choices(self) -> list[bool]:
-        return [g for g in (True, False) if self._possible(gewonnen=g)]
+        return [g for g in (True, False) if self._possible(gewonnen=g, unberechtigt=None)]
 
     def stufe_choices(self) -> list[str]:
         """Levels the game can have; empty when there is nothing to choose (a Tout, a game not continued)."""
-        levels = [s for s in STUFEN if self._possible(stufe=s)]
+        levels = [s for s in STUFEN if self._possible(stufe=s, unberechtigt=None)]
         return levels if len(levels) > 1 else []
 
     def spritze_choices(self) -> list[str]:
@@ -219,7 +220,7 @@ class SchafkopfDraft:
     def fehler_fall_choices(self) -> list[str]:
         if self.fehler_von is None:
             return []
-        return [f for f in FEHLER_FAELLE if self._possible(fehler_fall=f)]
+        return [f for f in FEHLER_FAELLE if self._possible(fehler_fall=f, **self._implied_by(f))]
 
     # -- what the taps mean ------------------------------------------------------------------
     def derived(self, data: Mapping[str, Any] | None = None) -> Spiel | None:
@@ -373,11 +374,16 @@ class SchafkopfDraft:
 
     def choose_fehler_fall(self, fall: str) -> None:
         self.fehler_fall = fall
-        if fall == "nicht_fortgesetzt":
-            # The offender's opponents have won simply: the ruleset says who won; no level, no Augen.
-            self.gewonnen = self.stufe = self.augen = self.stiche = None
-            self.augen_text = self.stiche_text = ""
+        for name, value in self._implied_by(fall).items():
+            setattr(self, name, value)
         self._prune()
+
+    @staticmethod
+    def _implied_by(fall: str) -> dict[str, Any]:
+        """A misplay not continued: the offender's opponents won simply; the ruleset says who, no level, no Augen."""
+        if fall != "nicht_fortgesetzt":
+            return {}
+        return {"gewonnen": None, "stufe": None, "augen": None, "stiche": None, "augen_text": "", "stiche_text": ""}
 
     # -- internals -----------------------------------------------------------------------------
     def _use(self, sheet: Sheet, score: Score) -> None:

@@ -18,11 +18,9 @@ from scoring.schafkopf import FARBNAME
 
 from .drafts import DraftIncomplete, Submit, family
 from .schafkopf_draft import (
-    AUGEN,
     FEHLER_ARTEN,
     FEHLER_FAELLE,
     SPIEL_LABEL,
-    STICHE,
     SchafkopfDraft,
     stufe_label,
 )
@@ -43,6 +41,7 @@ def _choice(
     height: int = CHOICE,
     size: int = 17,
     color: str | None = None,
+    icon: bool = True,
 ) -> ft.Control:
     """A big choice button: filled when chosen; ``name`` is its accessible name when ``text`` alone is not unique."""
     label = ft.Text(
@@ -58,7 +57,7 @@ def _choice(
     if chosen:
         return ft.FilledButton(
             content=label,
-            icon=ft.Icons.CHECK,
+            icon=ft.Icons.CHECK if icon else None,
             height=height,
             expand=True,
             disabled=not enabled,
@@ -105,11 +104,12 @@ def _players(
 def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
     """Augen, Stiche and a misplay: what a table rarely writes."""
     controls: list[ft.Control] = [
+        _heading("Augen und Stiche der Spielpartei (freiwillig)"),
         ft.Row(
             spacing=8,
             controls=[
                 ft.TextField(
-                    label=AUGEN,
+                    label="Augen",
                     value=draft.augen_text,
                     keyboard_type=ft.KeyboardType.NUMBER,
                     text_size=18,
@@ -117,7 +117,7 @@ def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
                     on_change=lambda e: draft.set_augen(e.control.value),
                 ),
                 ft.TextField(
-                    label=STICHE,
+                    label="Stiche",
                     value=draft.stiche_text,
                     keyboard_type=ft.KeyboardType.NUMBER,
                     text_size=18,
@@ -188,7 +188,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
         _heading(header),
         _grid(
             [
-                _choice(SPIEL_LABEL[s], functools.partial(draft.choose_spiel, s), chosen=s == draft.spiel, size=16)
+                _choice(SPIEL_LABEL[s], functools.partial(draft.choose_spiel, s), chosen=s == draft.spiel, size=16, icon=False)
                 for s in draft.spiel_choices()
             ],
             per_row=4,
@@ -207,7 +207,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
             _heading("Farbe" if draft.farbe_required else "Gerufene Sau (freiwillig)"),
             _grid(
                 [
-                    _choice(FARBNAME[f], functools.partial(draft.choose_farbe, f), chosen=f == draft.farbe, size=16)
+                    _choice(FARBNAME[f], functools.partial(draft.choose_farbe, f), chosen=f == draft.farbe, size=16, icon=False)
                     for f in farben
                 ],
                 4,
@@ -249,7 +249,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
         controls.append(
             _grid(
                 [
-                    _choice(stufe_label(s, won), functools.partial(draft.choose_stufe, s), chosen=s == shown, size=16)
+                    _choice(stufe_label(s, won), functools.partial(draft.choose_stufe, s), chosen=s == shown, size=16, icon=False)
                     for s in levels
                 ],
                 per_row=3,
@@ -267,7 +267,8 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
                         chosen=p == draft.spritze_von,
                         name=f"Spritze von {draft.name(p)}",
                     )
-                    for p in givers
+                    for p in draft.players
+                    if p in givers or p == draft.spritze_von
                 ]
             ),
         ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -133,6 +134,12 @@ def test_unberechtigt_is_asked_only_where_the_tricks_do_not_tell() -> None:
     draft.toggle_unberechtigt()
     assert accepted(sheet, draft)["spritze"] == {"von": "p3", "unberechtigt": True}
     assert draft.preview() == "Anna Brandl +4 · Bernd Kiermaier +4 · Carla Huber -6 · Dieter Obermeier -2"
+    # "Verloren" and "Einfach" stay offered: a tap on one drops the unberechtigt it does not fit.
+    assert draft.gewonnen_choices() == [True, False] and draft.stufe_choices() == ["einfach", "schneider", "schwarz"]
+    draft.choose_stufe("einfach")
+    assert draft.unberechtigt is None and draft.spritze_von == "p3"
+    draft.choose_stufe("schneider")
+    draft.toggle_unberechtigt()
     draft.choose_stufe("schwarz")  # no trick: unberechtigt by the tricks, not asked
     assert not draft.unberechtigt_offered and draft.unberechtigt is None
     assert accepted(sheet, draft)["spritze"] == {"von": "p3"}
@@ -232,7 +239,7 @@ TAP = st.one_of(
 
 def tap(draft: SchafkopfDraft, what: str, value: Any) -> None:
     """A tap on what the panel shows: only the choices the draft offers now."""
-    offered = {
+    offered: dict[str, tuple[Callable[[], list[Any]], Callable[[Any], None]]] = {
         "spiel": (draft.spiel_choices, draft.choose_spiel),
         "spieler": (draft.spieler_choices, draft.choose_spieler),
         "partner": (draft.partner_choices, draft.choose_partner),
