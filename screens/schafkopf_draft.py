@@ -2,7 +2,7 @@
 
 The draft holds the raw fields of a ``game`` entry (``scoring.schafkopf.GameData``) and asks the
 ruleset what each choice allows: a candidate (a partner, a suit, a Spritze giver, a level, ...) is
-offered when ``drafts.allowed`` (= ``Ruleset.check``) accepts a game with it for SOME completion of
+offered when the ruleset's checker (the verdict of ``drafts.allowed`` = ``Ruleset.check``) accepts a game with it for SOME completion of
 the fields not chosen yet, the choices that depend on it (an unberechtigte Spritze on a level, say)
 left out: a tap on it drops what no longer fits, most dependent first. In Schafkopf a game's validity depends on the sheet only through the
 number of games played (``Score.status``: ``finished``), so the candidates are asked on the table's
@@ -24,7 +24,7 @@ import flet as ft
 from pydantic import ValidationError
 
 from scoring import Entry, RuleViolation, Score, Sheet, find_ruleset
-from scoring.engine import Context
+from scoring.engine import Context, EntryChecker
 from scoring.schafkopf import FARBNAME, GameData, SchafkopfTurnier, Spiel, signed
 
 from .drafts import DraftIncomplete, allowed
@@ -43,13 +43,20 @@ FEHLER_FAELLE = {
 AUGEN = "Augen der Spielpartei"
 STICHE = "Stiche der Spielpartei"
 
-_TABLES: dict[str, Sheet] = {}
+_TABLES: dict[str, EntryChecker] = {}
+"""The ruleset's checker of each table's empty sheet (its own, so the sheet screen's checker of the
+real sheet, which saves replaying the log after every game, is left alone)."""
 
 
 @lru_cache(maxsize=4096)
 def _accepted(table: str, data: str) -> bool:
-    """Whether the ruleset accepts the game ``data`` (JSON) on the empty sheet ``table`` (cached)."""
-    return allowed(_TABLES[table], "game", json.loads(data))
+    """Whether the ruleset accepts the game ``data`` (JSON) on the empty sheet ``table``: the same
+    verdict as ``drafts.allowed`` / ``Ruleset.check`` (cached)."""
+    try:
+        entry = Entry(kind="game", data=json.loads(data))
+    except ValueError:
+        return False
+    return _TABLES[table].refusal(entry) is None
 
 
 def stufe_label(stufe: str, gewonnen: bool | None) -> str:
@@ -100,6 +107,8 @@ class SchafkopfDraft:
     """The rare events (Augen/Stiche, misplay) are shown."""
     error: str | None = None
     """What is missing, in German (a ``DraftIncomplete`` the panel shows)."""
+    room: bool = True
+    """The Serie takes another game (the ruleset says so on reset)."""
     _table: str = field(default="", repr=False)
 
     # -- the contract ------------------------------------------------------------------------
@@ -108,6 +117,10 @@ class SchafkopfDraft:
         self._use(sheet, score)
         self._clear()
         self.weitere = False
+        # Whether the Serie takes another game at all: the ruleset's verdict on a plain one. (This
+        # also keeps the sheet's checker, so saving the next game replays only that game.)
+        first, second = self.players[:2]
+        self.room = allowed(sheet, "game", {"spiel": "rufspiel", "spieler": first, "partner": second, "gewonnen": True})
 
     def load(self, sheet: Sheet, score: Score, kind: str, data: Mapping[str, Any]) -> None:
         """Fill the panel with a past game, field by field as it was written."""
@@ -169,7 +182,7 @@ class SchafkopfDraft:
     @property
     def finished(self) -> bool:
         """No further game fits in the Serie (all played, or closed): only corrections."""
-        return self.score is not None and self.score.status.finished
+        return not self.room
 
     def spiel_choices(self) -> list[str]:
         return [s for s in SPIELE if self._possible(spiel=s, partner=None, farbe=None, tout=None, stufe=None, spritze_von=None)]
@@ -390,7 +403,8 @@ class SchafkopfDraft:
         self.sheet, self.score = sheet, score
         table = self._empty()
         key = table.model_dump_json(include={"ruleset", "participants"})
-        _TABLES[key] = table
+        if key not in _TABLES:
+            _TABLES[key] = find_ruleset(table.ruleset.id).checker(table)
         self._table = key
 
     def _empty(self) -> Sheet:
