@@ -240,6 +240,8 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
                 before = sheet_files(data_dir)
                 page.get_by_role(B, name="Eintragen", exact=True).click()
                 wait_for_text(page, "Mit 40 Augen hat die Spielpartei verloren", 10_000)
+                page.mouse.move(200, 700)
+                page.mouse.wheel(0, 250)  # the message stands under the panel
                 screenshot(page, "schafkopf-turnier-abgelehnt.png")
                 assert sheet_files(data_dir) == before
                 typed(taps, "Augen", "")
