@@ -1,14 +1,17 @@
 """The Schafkopf entry panel's state: one game of a Serie (``schafkopf-turnier``), tap by tap.
 
 The draft holds the raw fields of a ``game`` entry (``scoring.schafkopf.GameData``) and asks the
-ruleset what each choice allows: a candidate (a partner, a suit, a Spritze giver, a level, ...) is
-offered when the ruleset's checker (the verdict of ``drafts.allowed`` = ``Ruleset.check``) accepts a game with it for SOME completion of
-the fields not chosen yet, the choices that depend on it (an unberechtigte Spritze on a level, say)
-left out: a tap on it drops what no longer fits, most dependent first. In Schafkopf a game's validity depends on the sheet only through the
-number of games played (``Score.status``: ``finished``), so the candidates are asked on the table's
-empty sheet (same players, same options): cheap, and the same for a new game and a correction.
-What follows from the taps (won or lost after a misplay not continued, the level of a Tout,
-"unberechtigt" where the tricks tell) is read from the ruleset's own ``SchafkopfTurnier.spiel``.
+ruleset what each choice allows. A candidate (a partner, a suit, a Spritze giver, a level, ...) is
+offered when the ruleset accepts a game with it (the verdict of ``drafts.allowed`` =
+``Ruleset.check``) for SOME completion of the fields not chosen yet, leaving out the choices that
+depend on it (an unberechtigte Spritze on a level, say): a tap drops what no longer fits, most
+dependent first.
+
+In Schafkopf a game's validity depends on the sheet only through the number of games played, so
+the candidates are asked on the table's empty sheet (same players, same options): cheap, and the
+same for a new game and a correction. Whether the Serie takes another game at all is asked on the
+sheet itself, on reset. What follows from the taps (who won after a misplay not continued, the
+level of a Tout, "unberechtigt" where the tricks tell) is read from ``SchafkopfTurnier.spiel``.
 """
 
 from __future__ import annotations

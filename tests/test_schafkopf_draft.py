@@ -298,3 +298,23 @@ def test_typed_augen_and_stiche_are_accepted_or_refused_in_german(
         return
     message = refusal(sheet, kind, data)
     assert message is None or (message.startswith("Eintrag 1: ") and len(message) > 20), message
+
+
+def test_asking_the_empty_table_gives_the_verdict_of_the_sheet_itself() -> None:
+    """The draft asks its candidates on the table's empty sheet: for a Serie with games left, the
+    ruleset's verdict on every example game is the same as on the sheet as it stands."""
+    from screens.drafts import allowed
+    from screens.schafkopf_draft import _accepted
+
+    example = Sheet.from_json((ROOT / "docs" / "examples" / "schafkopf-turnier.json").read_bytes())
+    midway = example.model_copy(update={"entries": example.entries[:17]})
+    draft = draft_on(midway)
+    assert not draft.finished
+    verdicts = []
+    for _, data in GAME_ENTRIES:
+        mine = _accepted(draft._table, json.dumps(data, sort_keys=True))
+        assert mine == allowed(midway, "game", data), data
+        verdicts.append(mine)
+    assert True in verdicts and False in verdicts  # refused games are among them too
+    full = draft_on(example.model_copy(update={"entries": example.entries[:-1]}))  # all 32 games, not yet closed
+    assert full.finished  # the Serie is full: no new game, only corrections
