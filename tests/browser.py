@@ -138,3 +138,37 @@ def record_taps(ruleset: str, game: str, taps: int, target: int) -> None:
     data = json.loads(TAPS_FILE.read_text(encoding="utf-8")) if TAPS_FILE.exists() else {}
     data[f"{ruleset}: {game}"] = {"ruleset": ruleset, "game": game, "taps": taps, "target": target}
     TAPS_FILE.write_text(json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def wait_for_text(page, expected, timeout: float = 15_000) -> str:  # type: ignore[no-untyped-def]
+    """Wait until the page's text (``body_text``) holds ``expected`` (a string or a compiled regex); return it.
+
+    Flutter merges neighbouring texts into one semantics node, so a text is looked for in the whole
+    page's text, not as an element of its own."""
+    import time as _time
+
+    deadline = _time.monotonic() + timeout / 1000
+    while True:
+        text = body_text(page)
+        found = expected.search(text) if hasattr(expected, "search") else expected in text
+        if found:
+            return text
+        if _time.monotonic() > deadline:
+            raise AssertionError(f"{expected!r} did not appear on the page; it shows:\n{text}")
+        page.wait_for_timeout(200)
+
+
+def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int = 40):  # type: ignore[no-untyped-def]
+    """Scroll the list under (x, y) down, then up, until the control with this role and name is built; return it.
+
+    Flutter builds a long list lazily: what is far off screen is not in the page until scrolled to."""
+    locator = page.get_by_role(role, name=name)
+    page.mouse.move(x, y)
+    for delta in (300, -300):
+        for _ in range(steps):
+            if locator.count():
+                locator.first.scroll_into_view_if_needed()
+                return locator.first
+            page.mouse.wheel(0, delta)
+            page.wait_for_timeout(150)
+    raise AssertionError(f"no {role} named {name!r} on the page:\n{body_text(page)}")

@@ -1,0 +1,72 @@
+"""Close and sign: the result as the ruleset computes it, the signature, and before the end of the
+round the Turnierleitung's note, which the rulesets require for an early close."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from .sheet_state import SheetState
+
+
+@ft.component
+def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str) -> ft.View:
+    signer, set_signer = ft.use_state("")
+    note, set_note = ft.use_state("")
+
+    def sign(_: ft.Event[ft.Button]) -> None:
+        if state.close(signer, note if not state.finished else None):
+            on_done()
+
+    controls: list[ft.BaseControl] = []
+    if state.sheet is None:
+        controls.append(ft.Text(state.load_error or "Kein Blatt.", color=ft.Colors.ERROR))
+    else:
+        controls.append(ft.Text(state.title + (f" · {state.where}" if state.where else ""), size=15))
+        controls.extend(ft.Text(m, size=15, weight=ft.FontWeight.W_500) for m in state.messages)
+        lines = state.result_lines
+        if lines:
+            controls.append(ft.Text("Ergebnis", size=18, weight=ft.FontWeight.BOLD))
+            controls.extend(ft.Text(text, size=15) for text in lines)
+        if state.closed:
+            controls.append(ft.Text("Das Blatt ist abgeschlossen und unterschrieben.", size=16, weight=ft.FontWeight.BOLD))
+        else:
+            if not state.finished:
+                controls.append(
+                    ft.Text(
+                        "Die Runde ist noch nicht zu Ende. Vorzeitig abschließen darf nur die Turnierleitung: "
+                        "ihr Vermerk ist nötig.",
+                        size=15,
+                        color=ft.Colors.ERROR,
+                    )
+                )
+                controls.append(
+                    ft.TextField(label="Vermerk der Turnierleitung", value=note, on_change=lambda e: set_note(e.control.value))
+                )
+            controls.append(
+                ft.TextField(
+                    label="Unterschrift (Name)",
+                    value=signer,
+                    error=state.error if state.error else None,
+                    on_change=lambda e: set_signer(e.control.value),
+                    text_size=18,
+                )
+            )
+            controls.append(
+                ft.Button(
+                    "Abschließen und unterschreiben",
+                    icon=ft.Icons.DRAW,
+                    height=56,
+                    style=ft.ButtonStyle(text_style=ft.TextStyle(size=18, weight=ft.FontWeight.BOLD)),
+                    on_click=sign,
+                )
+            )
+    return ft.View(
+        route=route,
+        appbar=ft.AppBar(title=ft.Text("Abschließen")),
+        scroll=ft.ScrollMode.AUTO,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        padding=12,
+        controls=controls,
+    )

@@ -1,0 +1,216 @@
+"""New sheet: the ruleset, its house rules, round and table, the teams or players, who writes.
+
+A bad field is marked next to the field, in German; nothing is created until every field is right.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import flet as ft
+
+from .form_state import FORM, NewSheetForm, OptionField
+
+
+def _field(
+    form: NewSheetForm,
+    label: str,
+    key: str,
+    value: str,
+    on_change: Callable[[str], None],
+    *,
+    number: bool = False,
+    expand: bool | int | None = None,
+) -> ft.TextField:
+    return ft.TextField(
+        label=label,
+        value=value,
+        error=form.errors.get(key),
+        keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
+        on_change=lambda e: on_change(e.control.value),
+        expand=expand,
+        text_size=17,
+    )
+
+
+def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:
+    value = form.options.get(spec.name)
+    key = f"option.{spec.name}"
+    if spec.kind == "bool":
+        return ft.Column(
+            spacing=0,
+            controls=[
+                ft.Switch(label=spec.label, value=bool(value), on_change=lambda e: form.set_option(spec.name, e.control.value)),
+                *([ft.Text(form.errors[key], color=ft.Colors.ERROR, size=13)] if key in form.errors else []),
+            ],
+        )
+    if spec.kind == "choices":
+        chosen = list(value or [])
+        return ft.Column(
+            spacing=0,
+            controls=[
+                ft.Text(spec.label, size=14),
+                ft.Row(
+                    wrap=True,
+                    spacing=6,
+                    controls=[
+                        ft.Checkbox(label=label, value=k in chosen, on_change=lambda _, k=k: form.toggle_choice(spec.name, k))
+                        for k, label in spec.choices
+                    ],
+                ),
+                *([ft.Text(form.errors[key], color=ft.Colors.ERROR, size=13)] if key in form.errors else []),
+            ],
+        )
+    return _field(form, spec.label, key, str(value or ""), lambda v: form.set_option(spec.name, v), number=True)
+
+
+def _participant(form: NewSheetForm, index: int) -> ft.Control:
+    label = form.participant_label(index)
+    name_label = f"{label}: Name"
+    controls: list[ft.Control] = [
+        ft.Row(
+            spacing=8,
+            controls=[
+                _field(form, name_label, f"name.{index}", form.names[index], lambda v: form.set_name(index, v), expand=3),
+                _field(
+                    form,
+                    f"{label}: Startnr.",
+                    f"start.{index}",
+                    form.start_numbers[index],
+                    lambda v: form.set_start_number(index, v),
+                    number=True,
+                    expand=2,
+                ),
+            ],
+        )
+    ]
+    if form.team_size:
+        controls.append(
+            ft.Row(
+                spacing=8,
+                controls=[
+                    _field(
+                        form,
+                        f"{label}, Spieler {m + 1}",
+                        f"member.{index}.{m}",
+                        form.members[index][m],
+                        functools.partial(form.set_member, index, m),
+                        expand=True,
+                    )
+                    for m in range(form.team_size)
+                ],
+            )
+        )
+    return ft.Column(spacing=6, controls=controls)
+
+
+@ft.component
+def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.View:
+    def create(_: ft.Event[ft.Button]) -> None:
+        sheet_id = form.submit()
+        if sheet_id is not None:
+            on_created(sheet_id)
+
+    who = "Mannschaften" if form.is_team else "Spieler"
+    controls: list[ft.BaseControl] = [
+        ft.Text("Regelwerk", size=16, weight=ft.FontWeight.W_600),
+        ft.RadioGroup(
+            value=form.ruleset_id,
+            on_change=lambda e: form.choose(e.control.value),
+            content=ft.Column(spacing=0, controls=[ft.Radio(value=rid, label=title) for rid, title in form.rulesets]),
+        ),
+    ]
+    if len(form.counts) > 1:
+        controls.append(
+            ft.RadioGroup(
+                value=str(form.count),
+                on_change=lambda e: form.resize(int(e.control.value)),
+                content=ft.Row(controls=[ft.Radio(value=str(n), label=f"{n} {who}") for n in form.counts]),
+            )
+        )
+    controls.append(ft.Text(who, size=16, weight=ft.FontWeight.W_600))
+    if form.suggestions:
+        controls.append(
+            ft.Row(
+                wrap=True,
+                spacing=6,
+                controls=[
+                    ft.Text("Zuletzt:", size=13),
+                    *[ft.Chip(label=ft.Text(name), on_click=lambda _, n=name: form.fill_next(n)) for name in form.suggestions],
+                ],
+            )
+        )
+    controls.extend(_participant(form, i) for i in range(form.count))
+    if FORM in form.errors:
+        controls.append(ft.Text(form.errors[FORM], color=ft.Colors.ERROR, size=15))
+    controls.append(
+        ft.Text(
+            "Dieses Handy schreibt für" if form.is_team else "Listenführer (schreibt das Blatt)",
+            size=16,
+            weight=ft.FontWeight.W_600,
+        )
+    )
+    controls.append(
+        ft.RadioGroup(
+            value=str(form.writer),
+            on_change=lambda e: form.set_writer(int(e.control.value)),
+            content=ft.Row(
+                wrap=True,
+                controls=[
+                    ft.Radio(value=str(i), label=form.names[i].strip() or form.participant_label(i)) for i in range(form.count)
+                ],
+            ),
+        )
+    )
+    controls.append(ft.Text("Turnier, Runde und Tisch (wenn es eins gibt)", size=16, weight=ft.FontWeight.W_600))
+    controls.append(_field(form, "Turnier", "tournament", form.tournament, lambda v: form.set_context("tournament", v)))
+    controls.append(
+        ft.Row(
+            spacing=8,
+            controls=[
+                _field(
+                    form,
+                    form.round_label if form.round_label != "Spielabend" else "Runde",
+                    "round",
+                    form.round,
+                    lambda v: form.set_context("round", v),
+                    number=True,
+                    expand=True,
+                ),
+                _field(form, "Tisch", "table", form.table, lambda v: form.set_context("table", v), number=True, expand=True),
+            ],
+        )
+    )
+    controls.append(
+        ft.ExpansionTile(
+            title=ft.Text("Hausregeln", size=16, weight=ft.FontWeight.W_600),
+            subtitle=ft.Text("Voreingestellt wie im Regelwerk", size=13),
+            expanded=any(key.startswith("option.") for key in form.errors),
+            controls=[
+                ft.Container(
+                    padding=ft.Padding.only(bottom=8),
+                    content=ft.Column(spacing=8, controls=[_option(form, spec) for spec in form.option_fields()]),
+                )
+            ],
+        )
+    )
+    controls.append(
+        ft.Button(
+            "Blatt anlegen",
+            icon=ft.Icons.CHECK,
+            height=56,
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18, weight=ft.FontWeight.BOLD)),
+            on_click=create,
+        )
+    )
+    if form.errors:
+        controls.append(ft.Text("Bitte die markierten Felder prüfen.", color=ft.Colors.ERROR, size=15))
+    return ft.View(
+        route="/neu",
+        appbar=ft.AppBar(title=ft.Text("Neues Blatt")),
+        scroll=ft.ScrollMode.AUTO,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        padding=12,
+        controls=controls,
+    )

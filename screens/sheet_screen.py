@@ -1,0 +1,242 @@
+"""The sheet: the running totals and what the rules make of them always on top, every line below
+(a tap shows its explanation and trail), the entry panel at the bottom, one tap from every game."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from .drafts import find_family
+from .sheet_state import LineView, SheetState
+
+
+def _header(state: SheetState) -> ft.Control:
+    """Totals big enough to read at arm's length, then the ruleset's status lines."""
+    stand = state.stand
+    big = stand if stand is not None else state.totals
+    scores = ft.Row(
+        wrap=True,
+        spacing=16,
+        run_spacing=4,
+        alignment=ft.MainAxisAlignment.CENTER,
+        controls=[
+            ft.Column(
+                spacing=0,
+                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                controls=[
+                    ft.Text(str(value), size=40 if len(big) <= 3 else 30, weight=ft.FontWeight.BOLD),
+                    ft.Text(name, size=14, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+                ],
+            )
+            for name, value in big
+        ],
+    )
+    controls: list[ft.Control] = [scores]
+    if stand is not None:
+        controls.append(
+            ft.Text(
+                "Summe: " + " · ".join(f"{name} {value}" for name, value in state.totals),
+                size=13,
+                text_align=ft.TextAlign.CENTER,
+            )
+        )
+    controls.extend(ft.Text(message, size=15, weight=ft.FontWeight.W_500) for message in state.messages)
+    return ft.Container(
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+        border_radius=12,
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        content=ft.Column(spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls),
+    )
+
+
+def _line(state: SheetState, line: LineView, correct: Callable[[int], Any]) -> list[ft.Control]:
+    open_ = state.expanded == line.entry
+    tile = ft.ListTile(
+        dense=True,
+        min_height=52,
+        title=ft.Text(
+            line.title,
+            size=15,
+            weight=ft.FontWeight.W_600,
+            style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.voided else None,
+        ),
+        subtitle=ft.Text(line.summary, size=13, max_lines=None if open_ else 1, overflow=ft.TextOverflow.ELLIPSIS),
+        trailing=ft.Column(
+            spacing=0,
+            alignment=ft.MainAxisAlignment.CENTER,
+            horizontal_alignment=ft.CrossAxisAlignment.END,
+            controls=[ft.Text(line.stand, size=16, weight=ft.FontWeight.BOLD)],
+        ),
+        on_click=lambda _: state.toggle(line.entry),
+    )
+    rows: list[ft.Control] = [tile]
+    if open_:
+        details: list[ft.Control] = [ft.Text(text, size=13) for text in line.explanation]
+        if line.points:
+            details.append(ft.Text(f"Punkte: {line.points}", size=13, weight=ft.FontWeight.W_500))
+        for item in state.trail(line.entry):
+            details.append(ft.Text(item.text(), size=13, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
+        if not line.voided and "Abschluss" not in line.title:
+            details.append(
+                ft.Row(
+                    wrap=True,
+                    controls=[
+                        ft.OutlinedButton(
+                            f"Eintrag {line.entry} korrigieren",
+                            icon=ft.Icons.EDIT,
+                            height=48,
+                            on_click=functools.partial(correct, line.entry),
+                        )
+                    ],
+                )
+            )
+        rows.append(
+            ft.Container(
+                padding=ft.Padding.only(left=16, right=12, bottom=8),
+                content=ft.Column(spacing=4, controls=details),
+            )
+        )
+    return rows
+
+
+def _correction_bar(state: SheetState) -> ft.Control:
+    target = state.correcting
+
+    def strike() -> None:
+        if target is not None and state.void(target, state.reason):
+            state.cancel_correction()
+
+    return ft.Column(
+        spacing=6,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        controls=[
+            ft.Text(f"Eintrag {target} korrigieren oder streichen", size=16, weight=ft.FontWeight.BOLD),
+            ft.TextField(
+                label="Grund der Änderung",
+                value=state.reason,
+                dense=True,
+                on_change=lambda e: state.set_reason(e.control.value),
+            ),
+            ft.Row(
+                wrap=True,
+                controls=[
+                    ft.OutlinedButton("Abbrechen", height=48, on_click=lambda _: state.cancel_correction()),
+                    ft.OutlinedButton(
+                        f"Eintrag {target} streichen",
+                        icon=ft.Icons.DELETE_OUTLINE,
+                        height=48,
+                        on_click=lambda _: strike(),
+                    ),
+                ],
+            ),
+        ],
+    )
+
+
+@ft.component
+def SheetScreen(state: SheetState, on_close: Callable[[], None], route: str) -> ft.View:
+    if state.sheet is None:
+        return ft.View(
+            route=route,
+            appbar=ft.AppBar(title=ft.Text("Blatt")),
+            controls=[ft.Text(state.load_error or "Das Blatt wird geladen …", color=ft.Colors.ERROR, size=16)],
+        )
+    family = find_family(state.sheet.ruleset.id)
+    list_ref: ft.Ref[ft.Column] = ft.use_ref(None)  # type: ignore[assignment]
+
+    async def correct(entry: int, _: ft.Event[ft.OutlinedButton] | None = None) -> None:
+        """Load the line into the entry panel and scroll up to it."""
+        state.start_correction(entry)
+        if list_ref.current is not None:
+            await list_ref.current.scroll_to(offset=0, duration=300)
+
+    panel: list[ft.Control] = []
+    if state.correcting is not None:
+        panel.append(_correction_bar(state))
+    if state.correcting is not None or not state.finished:
+        panel.append(family.panel(state.draft, state.submit, correcting=state.correcting))
+    if state.error:
+        panel.append(
+            ft.Container(
+                padding=8,
+                border_radius=8,
+                bgcolor=ft.Colors.ERROR_CONTAINER,
+                content=ft.Text(state.error, color=ft.Colors.ON_ERROR_CONTAINER, size=15),
+            )
+        )
+    elif state.notice:
+        panel.append(ft.Text(state.notice, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
+    if state.correcting is None and state.last_game is not None and not state.closed:
+        panel.append(
+            ft.TextButton(
+                "Letztes Spiel zurücknehmen",
+                icon=ft.Icons.UNDO,
+                height=48,
+                on_click=lambda _: state.undo_last(),
+            )
+        )
+    if state.finished and state.correcting is None:
+        panel.append(
+            ft.Container(
+                padding=8,
+                border_radius=8,
+                bgcolor=ft.Colors.PRIMARY_CONTAINER,
+                content=ft.Column(
+                    spacing=2,
+                    controls=[
+                        ft.Text("Ergebnis", size=16, weight=ft.FontWeight.BOLD),
+                        *[ft.Text(text, size=14) for text in state.result_lines],
+                    ],
+                ),
+            )
+        )
+    lines: list[ft.Control] = []
+    for line in reversed(state.lines):
+        lines.extend(_line(state, line, correct))
+    if not lines:
+        lines.append(ft.Text("Noch kein Spiel eingetragen.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+    close_label = "Blatt abgeschlossen" if state.closed else "Abschließen und unterschreiben"
+    return ft.View(
+        route=route,
+        padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+        appbar=ft.AppBar(
+            title=ft.Column(
+                spacing=0,
+                controls=[ft.Text(state.title, size=18), ft.Text(state.where, size=12)],
+            ),
+            actions=[
+                ft.TextButton(
+                    "Ergebnis" if state.closed else "Abschließen",
+                    icon=ft.Icons.VERIFIED if state.closed else ft.Icons.DRAW,
+                    tooltip=close_label,
+                    height=48,
+                    on_click=lambda _: on_close(),
+                )
+            ],
+        ),
+        controls=[
+            ft.Column(
+                expand=True,
+                spacing=8,
+                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                controls=[
+                    _header(state),
+                    ft.Column(
+                        ref=list_ref,
+                        expand=True,
+                        scroll=ft.ScrollMode.AUTO,
+                        spacing=0,
+                        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                        controls=[
+                            ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=panel),
+                            ft.Divider(),
+                            *lines,
+                        ],
+                    ),
+                ],
+            )
+        ],
+    )

@@ -1,0 +1,387 @@
+"""The open sheet: its score, its lines with their explanations and trail, and what the player does.
+
+Every action goes through ``SheetStore`` (checked by the ruleset before anything is written) and
+then reads the sheet back, so what the screen shows is always what is on disk, also when a second
+window wrote in between. A refusal keeps the ruleset's German message in ``error`` and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import flet as ft
+
+from scoring import Line, RuleViolation, Score, Sheet, find_ruleset
+from scoring.model import CLOSE, CORRECTION, VOID, Entry
+from storage import SheetStore, StorageError
+
+from .drafts import DraftIncomplete, EntryDraft, draft_for
+
+UNDO_REASON = "Letztes Spiel zurückgenommen"
+
+KIND_LABELS = {
+    "game": "Spiel",
+    "close": "Abschluss",
+    "gehen": "Gehen",
+    "ausschaffen": "Ausschaffen (unerlaubt)",
+    "vergeben": "Vergeben",
+    "betrug": "Bscheißn",
+    "zeitlimit": "Zeitlimit",
+    "strafe": "Strafe",
+    "schmeissen": "Schmeißen",
+}
+
+
+def kind_label(kind: str) -> str:
+    """The German name of an entry kind, as the sheet shows it."""
+    return KIND_LABELS.get(kind, kind.capitalize())
+
+
+def when(at: datetime | None) -> str:
+    """A log time as the table reads it (local time of the phone)."""
+    if at is None:
+        return "ohne Zeit"
+    return at.astimezone().strftime("%d.%m. %H:%M")
+
+
+@dataclass(frozen=True)
+class TrailItem:
+    """One change of a past entry: a correction or a void, with when, where and why."""
+
+    entry: int
+    action: str
+    at: str
+    device: str
+    reason: str
+    before: str
+    after: str
+
+    def text(self) -> str:
+        reason = f", Grund: {self.reason}" if self.reason else ""
+        change = f": vorher „{self.before}“, jetzt „{self.after}“" if self.after else f": war „{self.before}“"
+        return f"{self.action} (Eintrag {self.entry}) am {self.at} auf {self.device}{reason}{change}"
+
+
+@dataclass(frozen=True)
+class LineView:
+    """One line of the sheet as the list shows it."""
+
+    entry: int
+    title: str
+    summary: str
+    points: str
+    stand: str
+    voided: bool
+    corrected: bool
+    explanation: tuple[str, ...]
+
+
+def _summary(line: Line) -> str:
+    texts = [e.text for e in line.explanation if e.text]
+    return texts[0] if texts else ""
+
+
+@ft.observable
+@dataclass
+class SheetState:
+    """A sheet opened on this phone, and the player's actions on it."""
+
+    store: SheetStore
+    sheet_id: str
+    sheet: Sheet | None = None
+    score: Score | None = None
+    load_error: str | None = None
+    error: str | None = None
+    """The last refusal (the ruleset's German message), shown next to the entry panel."""
+    notice: str | None = None
+    """What the last action did ("Spiel 5 eingetragen"), so a tap is confirmed."""
+    expanded: int | None = None
+    """The line whose explanation and trail are shown."""
+    correcting: int | None = None
+    """The entry being corrected in the entry panel."""
+    reason: str = ""
+    draft: Any = None
+    lines: list[LineView] = field(default_factory=list)
+
+    # -- reading ---------------------------------------------------------------------------
+    def load(self) -> None:
+        """Read the sheet from the store and score it; a damaged or foreign sheet gives a message."""
+        try:
+            sheet = self.store.open(self.sheet_id)
+            score = find_ruleset(sheet.ruleset.id).score(sheet)
+        except (StorageError, RuleViolation, ValueError, KeyError) as error:
+            self.sheet, self.score, self.load_error = None, None, f"Das Blatt kann nicht geöffnet werden: {error}"
+            return
+        self._show(sheet, score)
+
+    def _show(self, sheet: Sheet, score: Score) -> None:
+        self.sheet, self.score, self.load_error = sheet, score, None
+        self.lines = self._line_views(sheet, score)
+        if self.draft is None:
+            self.draft = draft_for(sheet.ruleset.id)
+        if self.correcting is None:
+            self.draft.reset(sheet, score)
+
+    @property
+    def title(self) -> str:
+        if self.sheet is None:
+            return "Blatt"
+        return find_ruleset(self.sheet.ruleset.id).title
+
+    @property
+    def where(self) -> str:
+        """Tournament, round and table of the sheet, as one line."""
+        if self.sheet is None:
+            return ""
+        ctx = self.sheet.context
+        parts = [
+            ctx.tournament,
+            f"{ctx.round_label} {ctx.round}" if ctx.round else (ctx.round_label if ctx.round_label != "Spielabend" else None),
+            f"Tisch {ctx.table}" if ctx.table else None,
+        ]
+        return " · ".join(p for p in parts if p)
+
+    def name(self, participant_id: str) -> str:
+        assert self.sheet is not None
+        try:
+            return self.sheet.participant(participant_id).name
+        except KeyError:
+            return participant_id
+
+    @property
+    def totals(self) -> list[tuple[str, int]]:
+        """The running totals (the sum of every line), per participant, in seat order."""
+        if self.sheet is None or self.score is None:
+            return []
+        return [(p.name, self.score.totals[p.id]) for p in self.sheet.participants]
+
+    @property
+    def stand(self) -> list[tuple[str, int]] | None:
+        """The open count where the ruleset restarts it (the open Bummerl), else ``None``."""
+        if self.sheet is None or self.score is None:
+            return None
+        stand = self.score.status.details.get("stand")
+        if not isinstance(stand, dict):
+            return None
+        return [(p.name, int(stand[p.id])) for p in self.sheet.participants if p.id in stand]
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        return self.score.status.messages if self.score is not None else ()
+
+    @property
+    def finished(self) -> bool:
+        return self.score is not None and self.score.status.finished
+
+    @property
+    def closed(self) -> bool:
+        return self.score is not None and self.score.status.closed
+
+    @property
+    def result_lines(self) -> tuple[str, ...]:
+        """The result as the ruleset words it (Bummerl scores, Tischpunkte, Reuegeld, ...)."""
+        if self.sheet is None or self.score is None:
+            return ()
+        return find_ruleset(self.sheet.ruleset.id).result_lines(self.sheet, self.score)
+
+    def _points_text(self, points: dict[str, int]) -> str:
+        return "  ".join(f"{self.name(pid)} {value:+d}" for pid, value in points.items() if value)
+
+    def _line_views(self, sheet: Sheet, score: Score) -> list[LineView]:
+        by_entry = {line.entry: line for line in score.lines}
+        views = []
+        for number, entry in enumerate(sheet.entries, start=1):
+            if entry.kind in (CORRECTION, VOID):
+                continue
+            line = by_entry.get(number)
+            if line is None:
+                void = next((i for i, e in enumerate(sheet.entries, start=1) if e.kind == VOID and e.target == number), None)
+                was = self._line_text(find_ruleset(sheet.ruleset.id), void - 1, number, sheet) if void else ""
+                views.append(
+                    LineView(
+                        entry=number,
+                        title=f"{number}. {kind_label(entry.kind)} (gestrichen)",
+                        summary=f"gestrichen, war: {was}" if was else "gestrichen",
+                        points="",
+                        stand="",
+                        voided=True,
+                        corrected=False,
+                        explanation=(),
+                    )
+                )
+                continue
+            shown = line.stand if line.stand is not None else line.totals
+            stand = " : ".join(str(shown[p.id]) for p in sheet.participants if p.id in shown)
+            views.append(
+                LineView(
+                    entry=number,
+                    title=f"{number}. {kind_label(line.kind)}" + (" (korrigiert)" if line.corrected_by else ""),
+                    summary=_summary(line),
+                    points=self._points_text(line.points),
+                    stand=stand,
+                    voided=False,
+                    corrected=bool(line.corrected_by),
+                    explanation=tuple(f"{e.rule}: {e.text}" for e in line.explanation),
+                )
+            )
+        return views
+
+    def trail(self, entry: int) -> list[TrailItem]:
+        """Every correction and void of ``entry``: when, on which device, why, and what it changed."""
+        if self.sheet is None:
+            return []
+        ruleset = find_ruleset(self.sheet.ruleset.id)
+        items = []
+        for number, log in enumerate(self.sheet.entries, start=1):
+            if log.kind not in (CORRECTION, VOID) or log.target != entry:
+                continue
+            before = self._line_text(ruleset, number - 1, entry)
+            after = self._line_text(ruleset, number, entry) if log.kind == CORRECTION else ""
+            items.append(
+                TrailItem(
+                    entry=number,
+                    action="Korrigiert" if log.kind == CORRECTION else "Gestrichen",
+                    at=when(log.at),
+                    device=log.device or "unbekanntem Gerät",
+                    reason=log.reason or "",
+                    before=before,
+                    after=after,
+                )
+            )
+        return items
+
+    def _line_text(self, ruleset: Any, length: int, entry: int, sheet: Sheet | None = None) -> str:
+        """What line ``entry`` said when the log had ``length`` entries."""
+        sheet = sheet or self.sheet
+        assert sheet is not None
+        partial = sheet.model_copy(update={"entries": sheet.entries[:length]})
+        try:
+            score = ruleset.score(partial)
+        except RuleViolation:
+            return "?"
+        for line in score.lines:
+            if line.entry == entry:
+                points = self._points_text(line.points)
+                return f"{_summary(line)}{f' ({points})' if points else ''}"
+        return "gestrichen"
+
+    # -- actions ---------------------------------------------------------------------------
+    def _apply(self, action: Any, notice: str) -> bool:
+        """Run a store action; on refusal keep its message and change nothing."""
+        try:
+            sheet = action()
+            score = find_ruleset(sheet.ruleset.id).score(sheet)
+        except (RuleViolation, StorageError, ValueError) as error:
+            self.error = str(error)
+            self.notice = None
+            return False
+        self.error = None
+        self.notice = notice
+        self._show(sheet, score)
+        return True
+
+    def submit(self, kind: str, data: dict[str, Any]) -> bool:
+        """Save what the entry panel made: a new game, or the correction of ``correcting``."""
+        if self.correcting is not None:
+            target, reason = self.correcting, self.reason.strip()
+            if not reason:
+                self.error = "Bitte einen Grund für die Korrektur angeben."
+                return False
+            ok = self._apply(
+                lambda: self.store.correct(self.sheet_id, target, kind, data, reason=reason),
+                f"Eintrag {target} korrigiert",
+            )
+            if ok:
+                self.cancel_correction()
+                self.expanded = target
+            return ok
+        number = len(self.sheet.entries) + 1 if self.sheet is not None else 1
+        return self._apply(
+            lambda: self.store.add_game(self.sheet_id, data, kind=kind), f"{kind_label(kind)} {number} eingetragen"
+        )
+
+    def submit_draft(self) -> bool:
+        """Save the draft's entry; an incomplete draft says what is missing."""
+        try:
+            kind, data = self.draft.entry()
+        except DraftIncomplete as error:
+            self.error = str(error)
+            return False
+        return self.submit(kind, data)
+
+    def toggle(self, entry: int) -> None:
+        """Show or hide the explanation and trail of one line."""
+        self.expanded = None if self.expanded == entry else entry
+
+    def start_correction(self, entry: int) -> None:
+        """Load entry ``entry`` into the entry panel, to correct it."""
+        if self.sheet is None or self.score is None:
+            return
+        line = next((ln for ln in self.score.lines if ln.entry == entry), None)
+        if line is None or line.kind == CLOSE:
+            self.error = f"Eintrag {entry} kann nicht korrigiert werden."
+            return
+        kind, data = self._current(entry)
+        before = self.sheet.model_copy(update={"entries": self.sheet.entries[: entry - 1]})
+        ruleset = find_ruleset(self.sheet.ruleset.id)
+        draft: EntryDraft = self.draft
+        draft.load(before, ruleset.score(before), kind, data)
+        self.correcting, self.reason, self.error, self.notice = entry, "", None, None
+
+    def _current(self, entry: int) -> tuple[str, dict[str, Any]]:
+        """The kind and data entry ``entry`` counts with now (its latest correction)."""
+        assert self.sheet is not None
+        kind, data = self.sheet.entries[entry - 1].kind, dict(self.sheet.entries[entry - 1].data)
+        for log in self.sheet.entries:
+            if log.kind == CORRECTION and log.target == entry and log.replacement is not None:
+                kind, data = log.replacement.kind, dict(log.replacement.data)
+        return kind, data
+
+    def cancel_correction(self) -> None:
+        self.correcting, self.reason = None, ""
+        if self.sheet is not None and self.score is not None and self.draft is not None:
+            self.draft.reset(self.sheet, self.score)
+
+    def set_reason(self, reason: str) -> None:
+        self.reason = reason
+
+    @property
+    def last_game(self) -> int | None:
+        """The last entry that still counts and can be taken back (not the close)."""
+        if self.score is None:
+            return None
+        for line in reversed(self.score.lines):
+            if line.kind != CLOSE:
+                return line.entry
+            return None
+        return None
+
+    def undo_last(self) -> bool:
+        """ "Letztes Spiel zurücknehmen": void the last game, with the trail."""
+        target = self.last_game
+        if target is None:
+            self.error = "Es gibt kein Spiel zum Zurücknehmen."
+            return False
+        return self._apply(lambda: self.store.void(self.sheet_id, target, reason=UNDO_REASON), f"Eintrag {target} zurückgenommen")
+
+    def void(self, entry: int, reason: str) -> bool:
+        """Strike a past entry out, with a reason."""
+        if not reason.strip():
+            self.error = "Bitte einen Grund für das Streichen angeben."
+            return False
+        return self._apply(lambda: self.store.void(self.sheet_id, entry, reason=reason.strip()), f"Eintrag {entry} gestrichen")
+
+    def close(self, signed_by: str, override: str | None = None) -> bool:
+        """Close and sign; before the end only with the Turnierleitung's note (the ruleset decides)."""
+        if not signed_by.strip():
+            self.error = "Bitte mit Namen unterschreiben."
+            return False
+        note = (override or "").strip() or None
+        return self._apply(lambda: self.store.close(self.sheet_id, signed_by.strip(), override=note), "Blatt abgeschlossen")
+
+    def entry_at(self, number: int) -> Entry | None:
+        if self.sheet is None or not 1 <= number <= len(self.sheet.entries):
+            return None
+        return self.sheet.entries[number - 1]

@@ -1,0 +1,75 @@
+"""Start screen: the sheets on this phone, open ones first, and "Neues Blatt"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from .app_state import AppState, SheetRow
+
+
+def _row(row: SheetRow, on_open: Callable[[str], None]) -> ft.Control:
+    state = ft.Text(
+        "abgeschlossen" if row.closed else "offen",
+        size=13,
+        weight=ft.FontWeight.W_600,
+        color=ft.Colors.ON_SURFACE_VARIANT if row.closed else ft.Colors.PRIMARY,
+    )
+    return ft.Card(
+        content=ft.Semantics(
+            label=row.label,
+            button=True,
+            container=True,
+            exclude_semantics=True,
+            on_tap=lambda _: on_open(row.id),
+            content=ft.Container(
+                padding=ft.Padding.symmetric(horizontal=14, vertical=10),
+                on_click=lambda _: on_open(row.id),
+                content=ft.Column(
+                    spacing=2,
+                    controls=[
+                        ft.Row([ft.Text(row.title, size=17, weight=ft.FontWeight.BOLD, expand=True), state]),
+                        ft.Text(row.participants, size=15, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                        ft.Text(row.glance, size=15, weight=ft.FontWeight.W_500),
+                        ft.Text(row.where, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+                    ],
+                ),
+            ),
+        )
+    )
+
+
+@ft.component
+def StartScreen(state: AppState, on_open: Callable[[str], None], on_new: Callable[[], None]) -> ft.View:
+    controls: list[ft.BaseControl] = [
+        ft.Button(
+            "Neues Blatt",
+            icon=ft.Icons.ADD,
+            height=56,
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18, weight=ft.FontWeight.BOLD)),
+            on_click=lambda _: on_new(),
+        )
+    ]
+    if state.error:
+        controls.append(ft.Text(state.error, color=ft.Colors.ERROR, size=15))
+    controls.extend(ft.Text(w, color=ft.Colors.ERROR, size=13) for w in state.warnings)
+    if state.rows:
+        controls.append(ft.Text("Blätter auf diesem Handy", size=16, weight=ft.FontWeight.W_600))
+        controls.extend(_row(row, on_open) for row in state.rows)
+    else:
+        controls.append(
+            ft.Text(
+                "Noch kein Blatt auf diesem Handy. „Neues Blatt“ legt die Tischliste für Watten, Schafkopf, "
+                "Schnapsen oder Doppelkopf an.",
+                size=15,
+            )
+        )
+    return ft.View(
+        route="/",
+        appbar=ft.AppBar(title=ft.Text("Tischblock")),
+        scroll=ft.ScrollMode.AUTO,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        padding=12,
+        controls=controls,
+    )

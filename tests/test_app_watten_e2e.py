@@ -1,0 +1,217 @@
+"""A whole Watten Durchgang kept in the real app in a real browser, from the form to the signature.
+
+The model for every ruleset's end-to-end test: start the app on a fresh data directory, create the
+sheet through the form (a bad form first: it creates nothing), enter the games through the entry
+panel counting the taps, correct one past game, take one back, get one refusal (nothing changes on
+disk), close and sign, read totals, status and result from the page; then restart the app process
+on the same data directory and find it all again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scoring import Entry, Participant, find_ruleset
+from storage import SheetStore
+
+from .browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    Taps,
+    body_text,
+    enable_semantics,
+    record_taps,
+    require_chromium,
+    running_app,
+    screenshot,
+    scroll_to,
+    wait_for_text,
+)
+
+pytestmark = pytest.mark.browser
+
+A, B = "Die Sautreiber", "Kartlbrüder Wörgl"
+# A Durchgang as a table plays it: (team, value) per game; "gehen" where a gspannt team goes.
+GAMES: list[tuple[str, str | int]] = [
+    ("A", 2),
+    ("B", 3),
+    ("A", 4),
+    ("A", 3),
+    ("B", 2),
+    ("A", 2),  # A 11 : B 5
+    ("A", 2),  # A 13: gspannt
+    ("B", 3),  # against gspannt A only +3 is offered
+    ("A", "gehen"),  # A goes: B gets 2 -> 13:10
+    ("A", 2),  # A 15: Bummerl 1 to A
+    ("B", 4),
+    ("B", 4),
+    ("A", 2),
+    ("B", 4),
+    ("B", 3),  # B 15: Bummerl 2 to B
+    ("A", 4),
+    ("A", 4),
+    ("B", 2),
+    ("A", 4),
+    ("A", 3),  # A 15: Bummerl 3 to A
+]
+
+
+def label(team: str, value: str | int) -> str:
+    name = A if team == "A" else B
+    return f"{name} geht" if value == "gehen" else f"+{value} für {name}"
+
+
+def expected_score():  # type: ignore[no-untyped-def]
+    """The same Durchgang scored by the ruleset directly, for what the page must show."""
+    ruleset = find_ruleset("watten-turnier")
+    sheet = ruleset.new_sheet([Participant(id="A", name=A, start_number=7), Participant(id="B", name=B, start_number=12)])
+    for team, value in GAMES:
+        entry = (
+            Entry(kind="gehen", data={"team": team})
+            if value == "gehen"
+            else Entry(kind="game", data={"winner": team, "value": value})
+        )
+        sheet = sheet.with_entry(entry)
+    return ruleset.score(sheet)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("watten-store")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def open_page(browser, url: str):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport=PHONE)
+    page.goto(url)
+    enable_semantics(page)
+    return page
+
+
+def sheet_files(data_dir: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((data_dir / "sheets").glob("*.json"))}
+
+
+def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir), "TISCHBLOCK_DEVICE": "Handy Tisch 4"}) as url:
+        page = open_page(browser, url)
+        taps = Taps(page)
+        wait_for_text(page, "Noch kein Blatt auf diesem Handy", 30_000)
+        screenshot(page, "start-leer.png")
+
+        # The form: a bad one is marked next to its fields and creates nothing.
+        taps.tap("button", "Neues Blatt")
+        taps.tap("radio", "Watten (Turnier)")
+        taps.type("Mannschaft 1: Name", A)
+        taps.type("Mannschaft 1: Startnr.", "sieben")
+        taps.tap("button", "Blatt anlegen")
+        wait_for_text(page, "Name der Mannschaft fehlt.", 10_000)
+        assert "Startnummer: bitte eine ganze Zahl eingeben, nicht „sieben“." in body_text(page)
+        screenshot(page, "neues-blatt-fehler.png")
+        assert sheet_files(data_dir) == {}
+        taps.type("Mannschaft 1: Startnr.", "7")
+        taps.type("Mannschaft 2: Name", B)
+        taps.type("Mannschaft 2: Startnr.", "12")
+        taps.type("Durchgang", "1")
+        taps.type("Tisch", "4")
+        taps.tap("button", "Blatt anlegen")
+        wait_for_text(page, "Bummerl 1 von 3, Stand 0:0", 15_000)
+        assert len(sheet_files(data_dir)) == 1
+        assert "Es gibt: Kartlbrüder Wörgl" in body_text(page)  # Regel 3: the higher Startnummer deals first
+
+        # Every game is one tap; against a gspannt team only +3 is offered (Regel 8).
+        per_game = []
+        for number, (team, value) in enumerate(GAMES, start=1):
+            taps.reset()
+            if value == "gehen":
+                taps.tap("button", "Gehen, Vergeben, Bscheißn, Zeitlimit …")
+            taps.tap("button", label(team, value))
+            wait_for_text(page, re.compile(rf"(Spiel|Gehen) {number} eingetragen"), 10_000)
+            per_game.append(taps.reset())
+            if number == 7:
+                text = body_text(page)
+                assert "Die Sautreiber ist gspannt" in text
+                assert f"+3 für {B}" in text and f"+2 für {B}" not in text and f"+4 für {B}" not in text
+                screenshot(page, "watten-gspannt.png")
+            if number == 8:
+                page.get_by_role("button", name="Gehen, Vergeben, Bscheißn, Zeitlimit …").click()
+                page.get_by_role("button", name=f"{A} geht").wait_for(timeout=10_000)
+                screenshot(page, "watten-seltene-ereignisse.png")
+                page.get_by_role("button", name="Weniger").click()
+        assert per_game.count(1) == len(GAMES) - 1 and per_game[GAMES.index(("A", "gehen"))] == 2
+        record_taps("watten-turnier", "Spiel (gewonnen, +2 bis +4)", 1, 1)
+        wait_for_text(page, "Durchgang beendet", 10_000)
+        expected = expected_score()
+        text = body_text(page)
+        assert "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl" in text
+        totals = expected.totals
+        assert f"Summe: {A} {totals['A']} · {B} {totals['B']}" in text
+
+        # Correct a past game (game 2 was +2, not +3), with a reason; the trail shows on the line.
+        scroll_to(page, "button", re.compile(r"^2\. Spiel ")).click()
+        taps.reset()
+        taps.tap("button", "Eintrag 2 korrigieren")
+        taps.type("Grund der Änderung", "falsch aufgeschrieben")
+        taps.tap("button", f"+2 für {B}")
+        wait_for_text(page, "Eintrag 2 korrigiert", 10_000)
+        # The corrected line stays open and shows its trail.
+        wait_for_text(
+            page, re.compile(r"Korrigiert \(Eintrag \d+\) am .* auf Handy Tisch 4, Grund: falsch aufgeschrieben"), 10_000
+        )
+        screenshot(page, "watten-korrektur.png")
+
+        # A correction the later games do not allow is refused with the rule's message; nothing changes.
+        scroll_to(page, "button", re.compile(r"^7\. Spiel ")).click()
+        page.get_by_role("button", name="Eintrag 7 korrigieren").click()
+        taps.type("Grund der Änderung", "Test")
+        before = sheet_files(data_dir)
+        page.get_by_role("button", name=f"+2 für {B}").click()
+        wait_for_text(page, re.compile(r"Regel 8 \(gspannt\): Gehen darf nur eine gspannte Mannschaft"), 10_000)
+        screenshot(page, "watten-abgelehnt.png")
+        assert sheet_files(data_dir) == before
+        page.get_by_role("button", name="Abbrechen").click()
+
+        # Sign: the result as the ruleset computes it.
+        page.get_by_role("button", name="Abschließen").click()
+        page.get_by_role("textbox", name="Unterschrift (Name)").fill("Sepp Huber")
+        screenshot(page, "watten-abschluss.png")
+        page.get_by_role("button", name="Abschließen und unterschreiben").click()
+        page.get_by_role("button", name="Ergebnis").wait_for(timeout=10_000)
+        wait_for_text(page, "Blatt abgeschlossen", 10_000)
+        (sheet_id,) = (name.removesuffix(".json") for name in sheet_files(data_dir))
+        stored = SheetStore(data_dir).open(sheet_id)
+        assert stored.entries[-1].kind == "close" and stored.entries[-1].data["signed_by"] == "Sepp Huber"
+        result = find_ruleset("watten-turnier").result_lines(stored, find_ruleset("watten-turnier").score(stored))
+        text = body_text(page)
+        assert all(line in text for line in result), (result, text)
+        assert f"Summe: {A} 2 Bummerl" in text
+        screenshot(page, "watten-ergebnis.png")
+        page.close()
+
+    # A new app process on the same store finds it all again.
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
+        page = open_page(browser, url)
+        row = page.get_by_role("button", name=re.compile(r"^Watten \(Turnier\) · Durchgang 1 · Tisch 4 .* abgeschlossen$"))
+        row.wait_for(timeout=30_000)
+        screenshot(page, "start.png")
+        row.click()
+        wait_for_text(page, "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl", 15_000)
+        text = body_text(page)
+        assert "2. Spiel (korrigiert)" in text and "Ergebnis" in text
+        assert all(line in text for line in result)
+        page.close()
