@@ -35,18 +35,29 @@ TOUCH = 52
 def _chip(
     label: str, on_click: Callable[[], object], *, selected: bool, text: str | None = None, expand: bool = False
 ) -> ft.Control:
-    """A toggle as a big button: filled when chosen; ``label`` is its accessible name."""
+    """A toggle as a big button, filled and ticked when chosen; ``label`` is its accessible name.
+
+    Chosen or not, it is the same control with another style, so a tap that lands while the app
+    redraws the panel still reaches it."""
     shown = text if text is not None else label
-    content = ft.Text(shown, size=17, weight=ft.FontWeight.BOLD if selected else None, text_align=ft.TextAlign.CENTER)
-    button: ft.Control
-    if selected:
-        button = ft.FilledButton(content=content, icon=ft.Icons.CHECK, height=TOUCH, on_click=lambda _: on_click())
-    else:
-        button = ft.OutlinedButton(content=content, height=TOUCH, on_click=lambda _: on_click())
-    return ft.Container(
-        expand=expand,
-        content=ft.Semantics(label=label, button=True, selected=selected, container=True, exclude_semantics=True, content=button),
+    content = ft.Text(
+        f"✓ {shown}" if selected else shown,
+        size=17,
+        weight=ft.FontWeight.BOLD if selected else ft.FontWeight.W_500,
+        color=ft.Colors.ON_PRIMARY if selected else ft.Colors.PRIMARY,
+        text_align=ft.TextAlign.CENTER,
     )
+    style = ft.ButtonStyle(
+        padding=ft.Padding.symmetric(horizontal=14),
+        bgcolor=ft.Colors.PRIMARY if selected else None,
+        side=ft.BorderSide(2 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE),
+    )
+    button = ft.OutlinedButton(content=content, height=TOUCH, expand=expand, style=style, on_click=lambda _: on_click())
+    chip = ft.Semantics(label=label, button=True, container=True, exclude_semantics=True, content=button)
+    if expand:
+        # As the Watten panel's buttons: a sized, expanding box around the semantics node.
+        return ft.Container(expand=True, height=TOUCH, content=chip)
+    return chip
 
 
 def _wrap(controls: list[ft.Control]) -> ft.Row:
@@ -85,7 +96,7 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
                 expand=True,
             )
         )
-    controls += [_caption(draft.re_prompt), ft.Row(spacing=6, controls=players)]
+    controls += [_caption(f"{draft.re_prompt} ({draft.table_text})"), ft.Row(spacing=6, controls=players)]
     kontra = 240 - int(draft.augen) if draft.augen.isdigit() and int(draft.augen) <= 240 else None
     controls.append(
         ft.Row(
@@ -140,22 +151,25 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
 
 def _ansagen(draft: DoppelkopfDraft) -> list[ft.Control]:
     """Re / Kontra, "Einen zurück" where the other side called, the Absagen of a side that called."""
-    calls: list[ft.Control] = []
-    for seite in SEITEN:
-        calls.append(
-            _chip(SEITE_NAME[seite], partial(draft.toggle_ansage, seite), selected=bool(draft.ansage.get(seite)), expand=True)
+    calls = ft.Row(
+        spacing=8,
+        controls=[
+            _chip(SEITE_NAME[s], partial(draft.toggle_ansage, s), selected=bool(draft.ansage.get(s)), expand=True) for s in SEITEN
+        ],
+    )
+    replies = [
+        _chip(
+            f"{SEITE_NAME[s]}: Einen zurück",
+            partial(draft.toggle_zurueck, s),
+            selected=bool(draft.zurueck.get(s)),
+            text=f"{SEITE_NAME[s]}: Einen zurück",
         )
-    for seite in SEITEN:
-        if draft.zurueck_possible(seite):
-            calls.append(
-                _chip(
-                    f"{SEITE_NAME[seite]}: Einen zurück",
-                    partial(draft.toggle_zurueck, seite),
-                    selected=bool(draft.zurueck.get(seite)),
-                    text=f"{SEITE_NAME[seite]}: zurück",
-                )
-            )
-    controls: list[ft.Control] = [_caption("Ansagen"), _wrap(calls)]
+        for s in SEITEN
+        if draft.zurueck_possible(s)
+    ]
+    controls: list[ft.Control] = [_caption("Ansagen"), calls]
+    if replies:
+        controls.append(_wrap(replies))
     for seite in SEITEN:
         if draft.absage_possible(seite):
             controls.append(_absagen(draft, seite))
@@ -193,26 +207,23 @@ def _rare(draft: DoppelkopfDraft) -> list[ft.Control]:
             ]
         )
     ]
-    if draft.kind == "game":
-        controls.append(_caption("Geber außer der Reihe"))
-        controls.append(
-            _wrap(
-                [
-                    _chip(f"Geber: {draft.name(p)}", partial(draft.set_geber, p), selected=draft.geber == p, text=draft.name(p))
-                    for p in draft.everyone
-                ]
-            )
+    if draft.kind != "game":
+        # The game's chips are hidden: the Strafe or Schmeißen stands right under its chip.
+        return controls + _penalty(draft)
+    controls.append(_caption("Geber außer der Reihe"))
+    controls.append(
+        _wrap(
+            [
+                _chip(f"Geber: {draft.name(p)}", partial(draft.set_geber, p), selected=draft.geber == p, text=draft.name(p))
+                for p in draft.everyone
+            ]
         )
-        if draft.schwarz_explicit:
-            controls.append(_caption("Schwarz (ohne Stich)"))
-            controls.append(
-                _wrap(
-                    [
-                        _chip(f"{SEITE_NAME[s]} schwarz", partial(draft.set_schwarz, s), selected=draft.schwarz == s)
-                        for s in SEITEN
-                    ]
-                )
-            )
+    )
+    if draft.schwarz_explicit:
+        controls.append(_caption("Schwarz (ohne Stich)"))
+        controls.append(
+            _wrap([_chip(f"{SEITE_NAME[s]} schwarz", partial(draft.set_schwarz, s), selected=draft.schwarz == s) for s in SEITEN])
+        )
     return controls
 
 
@@ -285,18 +296,11 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
         set_problem(None)
         on_submit(kind, data)
 
-    header = f"Spiel {correcting} korrigieren" if correcting else "Neues Spiel"
-    sitting = draft.sitting
-    controls: list[ft.Control] = [
-        ft.Text(header, size=14, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text(draft.table_text, size=18, weight=ft.FontWeight.BOLD),
-    ]
-    if sitting is not None:
-        controls.append(ft.Text(f"Es spielen: {', '.join(draft.name(p) for p in draft.players)}", size=15))
+    controls: list[ft.Control] = []
+    if correcting:
+        controls.append(ft.Text(f"Spiel {correcting} korrigieren", size=18, weight=ft.FontWeight.BOLD))
     if draft.kind == "game":
         controls += _game(draft, submit)
-    else:
-        controls += _penalty(draft)
     controls.append(
         ft.TextButton(
             "Weniger" if draft.more else "Strafe, Schmeißen, Geber …",
@@ -307,12 +311,6 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
     )
     if draft.more:
         controls += _rare(draft)
-    if problem and _still_incomplete(draft):
-        controls.append(ft.Text(problem, color=ft.Colors.ERROR, size=16, weight=ft.FontWeight.W_600))
-    elif correcting is None:
-        preview = draft.preview()
-        if preview:
-            controls.append(ft.Text(f"Ergibt: {preview}", size=15))
     label = f"Spiel {correcting} korrigieren" if correcting else "Eintragen"
     controls.append(
         ft.FilledButton(
@@ -322,4 +320,12 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
             on_click=lambda _: submit(),
         )
     )
+    # Below the button, so the button does not move while the player types: what is missing, or what
+    # the game gives as the ruleset scores it.
+    if problem and _still_incomplete(draft):
+        controls.append(ft.Text(problem, color=ft.Colors.ERROR, size=16, weight=ft.FontWeight.W_600))
+    elif correcting is None:
+        preview = draft.preview()
+        if preview:
+            controls.append(ft.Text(f"Ergibt: {preview}", size=16, weight=ft.FontWeight.W_500))
     return ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls)
