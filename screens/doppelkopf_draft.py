@@ -88,6 +88,8 @@ class DoppelkopfDraft:
     """Who gets the Strafe, or who throws in (Schmeißen)."""
     grund: str = ""
     spiel: str | None = None
+    more_types: bool = False
+    """The game types beyond Normalspiel and Hochzeit are shown."""
     more: bool = False
     """The rare events (Strafe, Schmeißen, Geber außer der Reihe, schwarz) are shown."""
 
@@ -231,6 +233,22 @@ class DoppelkopfDraft:
     def typen(self) -> tuple[str, ...]:
         """The game types the ruleset's options allow."""
         return spieltypen(self.options)
+
+    @property
+    def common_types(self) -> tuple[str, ...]:
+        """The types on the panel's first row; the others (soli, stille Hochzeit, Armut) one tap down."""
+        return tuple(t for t in self.typen if t in ("normal", "hochzeit"))
+
+    @property
+    def other_types(self) -> tuple[str, ...]:
+        return tuple(t for t in self.typen if t not in self.common_types)
+
+    @property
+    def show_other_types(self) -> bool:
+        return self.more_types or self.typ in self.other_types
+
+    def toggle_types(self) -> None:
+        self.more_types = not self.more_types
 
     @property
     def single(self) -> bool:
@@ -438,7 +456,7 @@ class DoppelkopfDraft:
         self.kind, self.typ, self.re, self.augen = "game", "normal", (), ""
         self.ansage, self.zurueck, self.absage, self.sonder = {}, {}, {}, {}
         self.schwein, self.farbe, self.schwarz, self.geber, self.kontra = False, None, None, None, None
-        self.spieler, self.grund, self.spiel, self.more = None, "", None, False
+        self.spieler, self.grund, self.spiel, self.more, self.more_types = None, "", None, False, False
 
     def _drop_impossible(self) -> None:
         """Take back what the announcements no longer allow: a zurück without the other's call, an

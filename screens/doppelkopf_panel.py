@@ -30,6 +30,10 @@ from .drafts import DraftIncomplete, Submit, family
 
 TOUCH = 52
 """Height of a chip: above the 48 px a thumb needs at a loud table."""
+SIDE = 60
+"""Width of the "Re" / "Kontra" label in front of a side's chips."""
+SONDER_SHORT = {"fuchs": "Fuchs", "doppelkopf": "Doko", "karlchen": "Karlchen", "herzstich": "Herz"}
+"""What a Sonderpunkt chip shows, short so that a side's chips fit one phone row."""
 
 
 def _chip(
@@ -70,10 +74,15 @@ def _caption(text: str) -> ft.Text:
 
 def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control]:
     """The common game: type, Re players, Augen, Ansagen, Sonderpunkte."""
-    controls: list[ft.Control] = [
-        _caption("Spiel"),
-        _wrap([_chip(TYP_LABEL[t], partial(draft.set_typ, t), selected=draft.typ == t) for t in draft.typen]),
-    ]
+    first = [_chip(TYP_LABEL[t], partial(draft.set_typ, t), selected=draft.typ == t) for t in draft.common_types]
+    if draft.other_types and draft.typ not in draft.other_types:
+        first.append(_chip("Solo, stille Hochzeit …", draft.toggle_types, selected=draft.more_types, text="Solo …"))
+    controls: list[ft.Control] = [_wrap(first)]
+    if draft.show_other_types:
+        controls.append(
+            _wrap([_chip(TYP_LABEL[t], partial(draft.set_typ, t), selected=draft.typ == t) for t in draft.other_types])
+        )
+    controls += []
     if draft.farben:
         controls.append(
             _wrap(
@@ -126,7 +135,7 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
             chips: list[ft.Control] = []
             for key in draft.sonder_keys:
                 count = draft.sonder_count(seite, key)
-                text = SONDER_LABEL[key] + (f" ×{count}" if count > 1 else "")
+                text = SONDER_SHORT[key] + (f" ×{count}" if count > 1 else "")
                 chips.append(
                     _chip(
                         f"{SEITE_NAME[seite]}: {SONDER_LABEL[key]}",
@@ -139,7 +148,7 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
                 ft.Row(
                     spacing=8,
                     controls=[
-                        ft.Text(SEITE_NAME[seite], size=15, width=56),
+                        ft.Text(SEITE_NAME[seite], size=15, width=SIDE),
                         ft.Row(wrap=True, spacing=6, run_spacing=6, expand=True, controls=chips),
                     ],
                 )
@@ -154,7 +163,11 @@ def _ansagen(draft: DoppelkopfDraft) -> list[ft.Control]:
     calls = ft.Row(
         spacing=8,
         controls=[
-            _chip(SEITE_NAME[s], partial(draft.toggle_ansage, s), selected=bool(draft.ansage.get(s)), expand=True) for s in SEITEN
+            ft.Text("Ansage", size=15, width=SIDE),
+            *[
+                _chip(SEITE_NAME[s], partial(draft.toggle_ansage, s), selected=bool(draft.ansage.get(s)), expand=True)
+                for s in SEITEN
+            ],
         ],
     )
     replies = [
@@ -167,7 +180,7 @@ def _ansagen(draft: DoppelkopfDraft) -> list[ft.Control]:
         for s in SEITEN
         if draft.zurueck_possible(s)
     ]
-    controls: list[ft.Control] = [_caption("Ansagen"), calls]
+    controls: list[ft.Control] = [calls]
     if replies:
         controls.append(_wrap(replies))
     for seite in SEITEN:
@@ -181,7 +194,7 @@ def _absagen(draft: DoppelkopfDraft, seite: Seite) -> ft.Control:
     return ft.Row(
         spacing=8,
         controls=[
-            ft.Text(SEITE_NAME[seite], size=15, width=56),
+            ft.Text(SEITE_NAME[seite], size=15, width=SIDE),
             ft.Row(
                 wrap=True,
                 spacing=6,

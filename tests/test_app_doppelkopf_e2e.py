@@ -175,6 +175,13 @@ def type_in(taps: Taps, label: str, text: str) -> None:
     taps.page.wait_for_timeout(SETTLE_MS)
 
 
+def to_top(page) -> None:  # type: ignore[no-untyped-def]
+    """Scroll the sheet back to the panel's first row, as a player does before the next game."""
+    page.mouse.move(200, 600)
+    page.mouse.wheel(0, -4000)
+    page.wait_for_timeout(SETTLE_MS)
+
+
 def click(page, name: str) -> None:  # type: ignore[no-untyped-def]
     """A tap that is not counted (the test's own moves: opening a line, signing)."""
     page.get_by_role("button", name=name, exact=True).first.click()
@@ -188,6 +195,9 @@ def fill(page, label: str, text: str) -> None:  # type: ignore[no-untyped-def]
 
 def enter(taps: Taps, game: Game) -> None:
     """Tap one game into the panel: type, Re players, Ansagen, Sonderpunkte, Augen, Eintragen."""
+    to_top(taps.page)
+    if game.typ not in ("normal", "hochzeit"):
+        tap(taps, "button", "Solo, stille Hochzeit …")
     if game.typ != "normal":
         tap(taps, "button", TYPE_CHIP[game.typ])
     for chip in game.extra:
@@ -336,6 +346,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         click(page, "Schmeißt: Hans")
         click(page, "Eintragen")
         wait_for_text(page, "Schmeißen 1 eingetragen", 10_000)
+        tap(taps, "button", "Solo, stille Hochzeit …")
         tap(taps, "button", "Armut")
         tap(taps, "button", "Schwein")
         for name in ("Gitti", "Ilse"):

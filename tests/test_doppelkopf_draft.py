@@ -140,6 +140,16 @@ def test_game_types_and_events_follow_the_options() -> None:
     assert "−15" in turnier.strafe_text and "−9" in haus.strafe_text
 
 
+def test_the_first_row_has_normalspiel_and_hochzeit_the_other_types_one_tap_down() -> None:
+    draft = draft_on(new_sheet(H, 4))
+    assert draft.common_types == ("normal", "hochzeit") and not draft.show_other_types
+    assert draft.other_types[:2] == ("stille_hochzeit", "armut")
+    draft.toggle_types()
+    draft.set_typ("koehler")
+    draft.toggle_types()
+    assert draft.show_other_types  # a chosen solo stays visible
+
+
 def test_einen_zurueck_and_absagen_are_offered_only_where_the_rules_allow_them() -> None:
     draft = draft_on(new_sheet(T, 4))
     assert not draft.zurueck_possible("re") and not draft.absage_possible("re")
