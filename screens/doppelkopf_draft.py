@@ -330,6 +330,32 @@ class DoppelkopfDraft:
         """Regel 24: after a Strafe the game goes on or is repeated (a note); not where it ends the game."""
         return () if self.options.strafe_beendet_spiel else tuple(STRAFE_SPIEL)
 
+    @property
+    def summary(self) -> str:
+        """What is tapped so far, in one line the player checks before "Eintragen"."""
+        if self.sheet is None:
+            return ""
+        if self.kind != "game":
+            what = "Strafe" if self.kind == "strafe" else "Schmeißen"
+            return f"Gewählt: {what}" + (f" – {self.name(self.spieler)}" if self.spieler else "")
+        typ = TYP_LABEL[self.typ] + (f" {self.farbe.capitalize()}" if self.farbe else "")
+        parts = [typ + (" mit Schwein" if self.schwein else "")]
+        if self.re:
+            parts.append("Re " + " und ".join(self.name(p) for p in self.re))
+        for s in SEITEN:
+            said = "Einen zurück" if self.zurueck.get(s) else SEITE_NAME[s] if self.ansage.get(s) else None
+            if said:
+                parts.append(f"{SEITE_NAME[s]} sagt {said}" + (f", {self.absage[s]}" if self.absage.get(s) else ""))
+        for key, count in self.sonder.items():
+            if count:
+                side, name = key.split(".")
+                parts.append(f"{SONDER_LABEL[name]} für {SEITE_NAME[side]}" + (f" ×{count}" if count > 1 else ""))
+        if self.augen:
+            parts.append(f"{self.augen} Augen")
+        if self.geber:
+            parts.append(f"Geber {self.name(self.geber)}")
+        return "Gewählt: " + ", ".join(parts)
+
     def preview(self) -> str | None:
         """What the entry gives, as the ruleset scores it (points per player), or its refusal."""
         try:

@@ -44,12 +44,20 @@ def _chip(
     Chosen or not, it is the same control with another style, so a tap that lands while the app
     redraws the panel still reaches it."""
     shown = text if text is not None else label
-    content = ft.Text(
-        f"✓ {shown}" if selected else shown,
-        size=17,
-        weight=ft.FontWeight.BOLD if selected else ft.FontWeight.W_500,
-        color=ft.Colors.ON_PRIMARY if selected else ft.Colors.PRIMARY,
-        text_align=ft.TextAlign.CENTER,
+    content = ft.Row(
+        tight=True,
+        spacing=4,
+        alignment=ft.MainAxisAlignment.CENTER,
+        controls=[
+            ft.Icon(ft.Icons.CHECK, size=18, color=ft.Colors.ON_PRIMARY, visible=selected),
+            ft.Text(
+                shown,
+                size=17,
+                weight=ft.FontWeight.BOLD if selected else ft.FontWeight.W_500,
+                color=ft.Colors.ON_PRIMARY if selected else ft.Colors.PRIMARY,
+                text_align=ft.TextAlign.CENTER,
+            ),
+        ],
     )
     style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=14),
@@ -333,8 +341,9 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
             on_click=lambda _: submit(),
         )
     )
-    # Below the button, so the button does not move while the player types: what is missing, or what
-    # the game gives as the ruleset scores it.
+    # Below the button, so the button does not move while the player types: what is tapped, what is
+    # missing, or what the game gives as the ruleset scores it.
+    controls.append(ft.Text(draft.summary, size=15))
     if problem and _still_incomplete(draft):
         controls.append(ft.Text(problem, color=ft.Colors.ERROR, size=16, weight=ft.FontWeight.W_600))
     elif correcting is None:

@@ -160,19 +160,38 @@ def sheet_files(data_dir: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((data_dir / "sheets").glob("*.json"))}
 
 
-SETTLE_MS = 400
-"""After a tap, the time the app takes to send the changed panel back: a chip can move the controls
-below it (an Absage row appears, the Sonderpunkte vanish in a solo), so the next tap waits for it."""
+SETTLE_MS = 300
+"""After a tap that changes nothing the panel shows in words (opening a section), a short wait for the redraw."""
 
 
-def tap(taps: Taps, role: str, name: str) -> None:
+def summary(page) -> str:  # type: ignore[no-untyped-def]
+    """The panel's "Gewählt: ..." line: what the taps so far make."""
+    return next((line for line in body_text(page).splitlines() if line.startswith("Gewählt: ")), "")
+
+
+def settle(page, before: str | None, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the app has answered the tap: the "Gewählt" line changed (a lost tap fails the test)."""
+    if before is None:
+        page.wait_for_timeout(SETTLE_MS)
+        return
+    for _ in range(100):
+        if summary(page) != before:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"The tap on {name!r} changed nothing: {before}")
+
+
+def tap(taps: Taps, role: str, name: str, *, changes: bool = True) -> None:
+    """A counted tap; waits for the panel to show its effect."""
+    before = summary(taps.page) if changes else None
     taps.tap(role, name)
-    taps.page.wait_for_timeout(SETTLE_MS)
+    settle(taps.page, before, name)
 
 
 def type_in(taps: Taps, label: str, text: str) -> None:
+    before = summary(taps.page)
     taps.type(label, text)
-    taps.page.wait_for_timeout(SETTLE_MS)
+    settle(taps.page, before, label)
 
 
 def to_top(page) -> None:  # type: ignore[no-untyped-def]
@@ -182,22 +201,24 @@ def to_top(page) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_timeout(SETTLE_MS)
 
 
-def click(page, name: str) -> None:  # type: ignore[no-untyped-def]
+def click(page, name: str, *, changes: bool = False) -> None:  # type: ignore[no-untyped-def]
     """A tap that is not counted (the test's own moves: opening a line, signing)."""
+    before = summary(page) if changes else None
     page.get_by_role("button", name=name, exact=True).first.click()
-    page.wait_for_timeout(SETTLE_MS)
+    settle(page, before, name)
 
 
-def fill(page, label: str, text: str) -> None:  # type: ignore[no-untyped-def]
+def fill(page, label: str, text: str, *, changes: bool = False) -> None:  # type: ignore[no-untyped-def]
+    before = summary(page) if changes else None
     page.get_by_role("textbox", name=label, exact=True).first.fill(text)
-    page.wait_for_timeout(SETTLE_MS)
+    settle(page, before, label)
 
 
 def enter(taps: Taps, game: Game) -> None:
     """Tap one game into the panel: type, Re players, Ansagen, Sonderpunkte, Augen, Eintragen."""
     to_top(taps.page)
     if game.typ not in ("normal", "hochzeit"):
-        tap(taps, "button", "Solo, stille Hochzeit …")
+        tap(taps, "button", "Solo, stille Hochzeit …", changes=False)
     if game.typ != "normal":
         tap(taps, "button", TYPE_CHIP[game.typ])
     for chip in game.extra:
@@ -209,7 +230,7 @@ def enter(taps: Taps, game: Game) -> None:
     for chip in game.sonder:
         tap(taps, "button", chip)
     type_in(taps, "Augen Re", str(game.augen))
-    tap(taps, "button", "Eintragen")
+    tap(taps, "button", "Eintragen", changes=False)
 
 
 TYPE_CHIP = {
@@ -248,11 +269,11 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
 
         # An incomplete game says what is missing, in the panel, and saves nothing.
         before = sheet_files(data_dir)
-        click(page, "Re: Bert")
+        click(page, "Re: Bert", changes=True)
         click(page, "Eintragen")
         wait_for_text(page, "Wähle die zwei Re-Spieler.", 10_000)
         assert sheet_files(data_dir) == before
-        click(page, "Re: Bert")
+        click(page, "Re: Bert", changes=True)
 
         entry = 0
         for number, game in enumerate(TURNIER, start=1):
@@ -265,10 +286,10 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
                 assert taps.count <= 6
             if number == STRAFE_AFTER:
                 click(page, "Strafe, Schmeißen, Geber …")
-                click(page, "Eintrag: Strafe")
-                click(page, "Strafe: Dieter")
+                click(page, "Eintrag: Strafe", changes=True)
+                click(page, "Strafe: Dieter", changes=True)
                 fill(page, "Grund der Strafe", "falsch bedient")
-                click(page, "Spiel wiederholt")
+                click(page, "Spiel wiederholt", changes=True)
                 screenshot(page, "doppelkopf-turnier-strafe.png")
                 click(page, "Eintragen")
                 entry += 1
@@ -278,16 +299,16 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
             if number == 19:
                 # A refused entry: the rule's message next to the panel, the file unchanged.
                 before = sheet_files(data_dir)
-                click(page, "Re: Anna")
-                click(page, "Re: Bert")
-                fill(page, "Augen Re", "241")
+                click(page, "Re: Anna", changes=True)
+                click(page, "Re: Bert", changes=True)
+                fill(page, "Augen Re", "241", changes=True)
                 click(page, "Eintragen")
                 wait_for_text(page, "Re kann 0 bis 240 Augen haben, nicht 241", 10_000)
                 screenshot(page, "doppelkopf-turnier-abgelehnt.png")
                 assert sheet_files(data_dir) == before
-                fill(page, "Augen Re", "")
-                click(page, "Re: Anna")
-                click(page, "Re: Bert")
+                fill(page, "Augen Re", "", changes=True)
+                click(page, "Re: Anna", changes=True)
+                click(page, "Re: Bert", changes=True)
         wait_for_text(page, "Runde beendet: 20 Spiele", 10_000)
         assert "Alle Pflichtsoli gespielt" in body_text(page)
 
@@ -304,7 +325,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         wait_for_text(page, f"Spiel {CORRECTED} korrigieren", 10_000)
         wait_for_text(page, "Carla gibt und sitzt aus")
         fill(page, "Grund der Änderung", "Augen falsch gezählt")
-        fill(page, "Augen Re", "110")
+        fill(page, "Augen Re", "110", changes=True)
         screenshot(page, "doppelkopf-turnier-korrektur.png")
         click(page, f"Spiel {CORRECTED} korrigieren")
         wait_for_text(page, f"Eintrag {CORRECTED} korrigiert", 10_000)
@@ -342,11 +363,11 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         wait_for_text(page, "Spiel 1 von 16", 15_000)
         wait_for_text(page, "Franz gibt")
         click(page, "Strafe, Schmeißen, Geber …")
-        click(page, "Eintrag: Schmeißen")
-        click(page, "Schmeißt: Hans")
+        click(page, "Eintrag: Schmeißen", changes=True)
+        click(page, "Schmeißt: Hans", changes=True)
         click(page, "Eintragen")
         wait_for_text(page, "Schmeißen 1 eingetragen", 10_000)
-        tap(taps, "button", "Solo, stille Hochzeit …")
+        tap(taps, "button", "Solo, stille Hochzeit …", changes=False)
         tap(taps, "button", "Armut")
         tap(taps, "button", "Schwein")
         for name in ("Gitti", "Ilse"):
@@ -354,14 +375,14 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         tap(taps, "button", "Kontra: Fuchs")
         type_in(taps, "Augen Re", "100")
         screenshot(page, "doppelkopf-haus-panel.png")
-        tap(taps, "button", "Eintragen")
+        tap(taps, "button", "Eintragen", changes=False)
         wait_for_text(page, "Spiel 2 eingetragen", 10_000)
         haus_game = Game(re=("Franz", "Hans"), augen=135, ansagen=("Re",), sonder=("Re: Karlchen",))
         enter(taps, haus_game)
         wait_for_text(page, "Spiel 3 eingetragen", 10_000)
         click(page, "Strafe, Schmeißen, Geber …")
-        click(page, "Eintrag: Strafe")
-        click(page, "Strafe: Ilse")
+        click(page, "Eintrag: Strafe", changes=True)
+        click(page, "Strafe: Ilse", changes=True)
         click(page, "Eintragen")
         wait_for_text(page, "Strafe 4 eingetragen", 10_000)
         wait_for_text(page, "Spiel 4 von 16")  # Hausregel 2: the Verwerfen ends the game and counts as one
