@@ -74,6 +74,25 @@ def test_a_normal_game_with_re_announced_is_four_taps_and_the_rules_accept_it() 
     assert score.lines[-1].points == {"p1": 2, "p2": -2, "p3": 2, "p4": -2}
 
 
+def test_the_summary_line_says_what_the_taps_make() -> None:
+    draft = draft_on(new_sheet(T, 5))
+    assert draft.summary == "Gewählt: Normalspiel"
+    draft.toggle_re("p2")
+    draft.toggle_re("p3")
+    draft.toggle_ansage("kontra")
+    draft.toggle_zurueck("re")
+    draft.set_absage("kontra", "keine 90")
+    draft.tap_sonder("re", "fuchs")
+    draft.tap_sonder("re", "fuchs")
+    draft.set_augen("95")
+    assert draft.summary == (
+        "Gewählt: Normalspiel, Re Bert und Carla, Re sagt Einen zurück, Kontra sagt Kontra, keine 90, Fuchs für Re ×2, 95 Augen"
+    )
+    draft.set_kind("strafe")
+    draft.set_spieler("p4")
+    assert draft.summary == "Gewählt: Strafe – Dieter"
+
+
 def test_a_third_re_player_replaces_the_first_and_a_second_tap_takes_one_off() -> None:
     draft = draft_on(new_sheet(T, 4))
     for pid in ("p1", "p2", "p3"):
