@@ -337,7 +337,10 @@ class DoppelkopfDraft:
             return ""
         if self.kind != "game":
             what = "Strafe" if self.kind == "strafe" else "Schmeißen"
-            return f"Gewählt: {what}" + (f" – {self.name(self.spieler)}" if self.spieler else "")
+            who = f" – {self.name(self.spieler)}" if self.spieler else ""
+            grund = f" ({self.grund.strip()})" if self.kind == "strafe" and self.grund.strip() else ""
+            spiel = f", {STRAFE_SPIEL[self.spiel]}" if self.kind == "strafe" and self.spiel else ""
+            return f"Gewählt: {what}{who}{grund}{spiel}"
         typ = TYP_LABEL[self.typ] + (f" {self.farbe.capitalize()}" if self.farbe else "")
         parts = [typ + (" mit Schwein" if self.schwein else "")]
         if self.re:

@@ -218,9 +218,20 @@ def click(page, name: str, *, changes: bool = False) -> None:  # type: ignore[no
 
 
 def fill(page, label: str, text: str, *, changes: bool = False) -> None:  # type: ignore[no-untyped-def]
-    before = summary(page) if changes else None
-    page.get_by_role("textbox", name=label, exact=True).first.fill(text)
-    settle(page, before, label)
+    """Type into a field, not counted; focused by a click first, as a player does (see ``type_in``)."""
+    before = summary(page)
+    field = page.get_by_role("textbox", name=label, exact=True).first
+    for _ in range(2):
+        field.click()
+        field.fill(text)
+        if not changes:
+            page.wait_for_timeout(SETTLE_MS)
+            return
+        for _ in range(30):
+            if summary(page) != before:
+                return
+            page.wait_for_timeout(100)
+    raise AssertionError(f"Typing into {label!r} changed nothing: {before}")
 
 
 def enter(taps: Taps, game: Game) -> None:
