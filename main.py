@@ -15,7 +15,9 @@ window, so two windows on one store lose nothing.
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -89,12 +91,26 @@ def NewSheetRoute() -> ft.View:
     return NewSheetScreen(form, on_created=created)
 
 
+async def follow(state: SheetState, every: float = 1.0) -> None:
+    """Re-read the open sheet whenever its file changes on disk (two windows on one store)."""
+    state.refresh_if_changed()
+    while True:
+        await asyncio.sleep(every)
+        state.refresh_if_changed()
+
+
 @ft.component
 def SheetRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
     sheet_id = ft.use_route_params()["id"]
     state = session.sheet(sheet_id)
-    ft.use_effect(state.load, dependencies=[sheet_id])
+
+    def watch() -> Callable[[], object]:
+        """While the sheet is shown, pick up what another window writes to it (and after a reload)."""
+        task = ft.context.page.run_task(follow, state)
+        return task.cancel
+
+    ft.use_effect(watch, dependencies=[sheet_id])
     return SheetScreen(state, on_close=lambda: go(f"/blatt/{sheet_id}/abschluss"), route=f"/blatt/{sheet_id}")
 
 

@@ -21,6 +21,8 @@ rule is written twice.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -286,52 +288,80 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
     # -- scoring -------------------------------------------------------------------------
     def score(self, sheet: Sheet) -> Score:
         """Score the whole sheet from its raw log. Raises ``RuleViolation`` naming entry and rule."""
+        return self._score(sheet, self._replay(sheet))
+
+    def _score(self, sheet: Sheet, run: _Replay[StateT, OptionsT]) -> Score:
+        """The score of a replayed sheet: its lines and totals, and the status and result of its state."""
+        ctx = Context(sheet, run.options, run.last_entry, closed=run.closed)
+        status = self.status(run.state, ctx)
+        if run.closed:
+            status = status.model_copy(update={"closed": True, "finished": True, "dealer": None})
+        return Score(
+            ruleset=sheet.ruleset, lines=tuple(run.lines), totals=run.totals, status=status, result=self.result(run.state, ctx)
+        )
+
+    def _replay(self, sheet: Sheet) -> _Replay[StateT, OptionsT]:
+        """Feed the effective log to the handlers: the state after it, the lines, the totals."""
         self._check_ref(sheet)
         options = self.options(sheet.ruleset.options)
         self.check_participants(sheet)
-        ctx: Context[OptionsT] = Context(sheet, options)
-        state = self.start(ctx)
-        ids = sheet.participant_ids
-        totals = {pid: 0 for pid in ids}
-        lines: list[Line] = []
-        closed = False
+        state = self.start(Context(sheet, options))
+        run: _Replay[StateT, OptionsT] = _Replay(
+            state=state, options=options, lines=[], totals={pid: 0 for pid in sheet.participant_ids}, closed=False, last_entry=0
+        )
         for eff in effective_entries(sheet.entries):
-            ctx = Context(sheet, options, eff.number)
-            try:
-                if closed:
-                    raise RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden")
-                outcome = self._apply(state, eff, ctx)
-                if eff.kind == CLOSE:
-                    closed = True
-                points = {pid: int(outcome.points.get(pid, 0)) for pid in ids}
-                stray = set(outcome.points) - set(ids)
-                if stray:
-                    raise AssertionError(f"{self.id}: points for unknown participants {stray}")
-                if self.zero_sum and sum(points.values()) != 0:
-                    raise AssertionError(f"{self.id}: entry {eff.number} is not zero-sum: {points}")
-            except RuleViolation as violation:
-                raise violation.at_entry(eff.number) from None
-            totals = {pid: totals[pid] + points[pid] for pid in ids}
-            lines.append(
-                Line(
-                    entry=eff.number,
-                    kind=eff.kind,
-                    corrected_by=eff.corrected_by,
-                    points=points,
-                    explanation=tuple(outcome.explanation),
-                    totals=totals,
-                    stand=dict(outcome.stand) if outcome.stand is not None else None,
-                )
+            self._step(run, sheet, eff)
+        return run
+
+    def _step(self, run: _Replay[StateT, OptionsT], sheet: Sheet, eff: EffectiveEntry) -> None:
+        """Apply one effective entry to the replay: its points, its line, the running totals."""
+        ids = sheet.participant_ids
+        ctx = Context(sheet, run.options, eff.number)
+        try:
+            if run.closed:
+                raise RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden")
+            outcome = self._apply(run.state, eff, ctx)
+            if eff.kind == CLOSE:
+                run.closed = True
+            points = {pid: int(outcome.points.get(pid, 0)) for pid in ids}
+            stray = set(outcome.points) - set(ids)
+            if stray:
+                raise AssertionError(f"{self.id}: points for unknown participants {stray}")
+            if self.zero_sum and sum(points.values()) != 0:
+                raise AssertionError(f"{self.id}: entry {eff.number} is not zero-sum: {points}")
+        except RuleViolation as violation:
+            raise violation.at_entry(eff.number) from None
+        run.totals = {pid: run.totals[pid] + points[pid] for pid in ids}
+        run.lines.append(
+            Line(
+                entry=eff.number,
+                kind=eff.kind,
+                corrected_by=eff.corrected_by,
+                points=points,
+                explanation=tuple(outcome.explanation),
+                totals=run.totals,
+                stand=dict(outcome.stand) if outcome.stand is not None else None,
             )
-        ctx = Context(sheet, options, ctx.entry, closed=closed)
-        status = self.status(state, ctx)
-        if closed:
-            status = status.model_copy(update={"closed": True, "finished": True, "dealer": None})
-        return Score(ruleset=sheet.ruleset, lines=tuple(lines), totals=totals, status=status, result=self.result(state, ctx))
+        )
+        run.last_entry = eff.number
 
     def check(self, sheet: Sheet, entry: Entry) -> Score:
         """Check ``entry`` against the sheet as it stands; return the score with it, or raise."""
         return self.score(sheet.with_entry(entry))
+
+    def checker(self, sheet: Sheet, previous: EntryChecker | None = None) -> EntryChecker:
+        """Check many candidate entries against one sheet, replaying its log once (what an entry
+        panel offers). Gives the same verdict as ``check`` for every new game or event.
+
+        ``previous``, the checker of this sheet before its last games or events were appended,
+        saves replaying the whole log: only the new entries are applied to its state, so a
+        sheet's last game costs no more than its first. Anything else (a correction or void
+        among the new entries, another sheet) is replayed from the start."""
+        if previous is not None:
+            advanced = previous.advanced(sheet)
+            if advanced is not None:
+                return advanced
+        return EntryChecker(self, sheet)
 
     def _check_ref(self, sheet: Sheet) -> None:
         if sheet.ruleset.id != self.id:
@@ -412,3 +442,117 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             "options": options,
             "entry_kinds": sorted([*self.entry_models, CLOSE, CORRECTION, VOID]),
         }
+
+
+@dataclass
+class _Replay(Generic[StateT, OptionsT]):
+    """A ruleset's state after the sheet's effective log, with the lines and totals it gave."""
+
+    state: StateT
+    options: OptionsT
+    lines: list[Line]
+    totals: dict[str, int]
+    closed: bool
+    last_entry: int
+
+
+def _fork(value: Any) -> Any:
+    """A copy of a ruleset's state that a handler may change without touching the original.
+
+    Mutable containers and non-frozen dataclasses are copied; frozen values (pydantic models,
+    frozen dataclasses, tuples, strings, numbers) are shared, which makes this much cheaper
+    than ``copy.deepcopy`` over a state holding a whole sheet's Bummerl or games."""
+    if isinstance(value, dict):
+        return {key: _fork(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fork(item) for item in value]
+    if isinstance(value, set):
+        return set(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        twin = copy.copy(value)
+        for spec in dataclasses.fields(value):
+            object.__setattr__(twin, spec.name, _fork(getattr(value, spec.name)))
+        return twin
+    return value
+
+
+class EntryChecker:
+    """Candidate entries checked against one sheet: the log is replayed once, each candidate is
+    applied to a copy of the state after it. Corrections and voids are checked the long way."""
+
+    def __init__(self, ruleset: Ruleset[Any, Any], sheet: Sheet, replay: _Replay[Any, Any] | None = None) -> None:
+        self.ruleset = ruleset
+        self.sheet = sheet
+        self._replay: _Replay[Any, Any] | None = replay
+        self._error: RuleViolation | None = None
+        self._score: Score | None = None
+        if replay is None:
+            try:
+                self._replay = ruleset._replay(sheet)
+            except RuleViolation as error:
+                self._error = error
+
+    def advanced(self, sheet: Sheet) -> EntryChecker | None:
+        """The checker of ``sheet`` = this sheet with new games or events appended, replaying only
+        those; ``None`` where that does not hold (then the caller replays the whole log)."""
+        old, new = self.sheet.entries, sheet.entries
+        if (
+            self._replay is None
+            or sheet.id != self.sheet.id
+            or sheet.ruleset != self.sheet.ruleset
+            or sheet.participants != self.sheet.participants
+            or sheet.context != self.sheet.context
+            or len(new) < len(old)
+            or new[: len(old)] != old
+            or any(entry.kind in (CORRECTION, VOID) for entry in new[len(old) :])
+        ):
+            return None
+        run = _Replay(
+            state=_fork(self._replay.state),
+            options=self._replay.options,
+            lines=list(self._replay.lines),
+            totals=dict(self._replay.totals),
+            closed=self._replay.closed,
+            last_entry=self._replay.last_entry,
+        )
+        try:
+            for number, entry in enumerate(new[len(old) :], start=len(old) + 1):
+                self.ruleset._step(run, sheet, EffectiveEntry(number, entry.kind, entry.data, ()))
+        except RuleViolation:
+            return None
+        return EntryChecker(self.ruleset, sheet, run)
+
+    def refusal(self, entry: Entry) -> RuleViolation | None:
+        """The rule ``entry`` breaks if appended to the sheet now, or ``None`` if it is allowed."""
+        if self._error is not None:
+            return self._error
+        if entry.kind in (CORRECTION, VOID):
+            try:
+                self.ruleset.check(self.sheet, entry)
+            except RuleViolation as error:
+                return error
+            return None
+        assert self._replay is not None
+        number = len(self.sheet.entries) + 1
+        if self._replay.closed:
+            return RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden", entry=number)
+        state = _fork(self._replay.state)
+        ctx = Context(self.sheet.with_entry(entry), self._replay.options, number)
+        try:
+            self.ruleset._apply(state, EffectiveEntry(number, entry.kind, entry.data, ()), ctx)
+        except RuleViolation as error:
+            return error.at_entry(number)
+        return None
+
+    def allows(self, entry: Entry) -> bool:
+        return self.refusal(entry) is None
+
+    @property
+    def score(self) -> Score:
+        """The sheet's score, from the same replay (``RuleViolation`` if the sheet itself is refused)."""
+        if self._error is not None:
+            raise self._error
+        assert self._replay is not None
+        if self._score is None:
+            self._score = self.ruleset._score(self.sheet, self._replay)
+        return self._score

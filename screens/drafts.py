@@ -14,11 +14,13 @@ them by ruleset id.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scoring import Entry, RuleViolation, Score, Sheet, find_ruleset
+from scoring import Entry, Score, Sheet, find_ruleset
+from scoring.engine import EntryChecker
 
 #: The modules that register a family; each defines a draft class and a panel component.
 FAMILY_MODULES = (
@@ -95,19 +97,34 @@ def draft_for(ruleset_id: str) -> EntryDraft:
     return find_family(ruleset_id).draft()
 
 
+_LAST: list[tuple[Sheet, EntryChecker]] = []
+"""The checker of the last sheet asked about: a panel asks about many candidates on one sheet."""
+
+
+_LOCK = threading.Lock()
+
+
+def checker(sheet: Sheet) -> EntryChecker:
+    """The ruleset's checker of ``sheet`` (kept for the last sheet asked about): its score and what it allows."""
+    with _LOCK:
+        if not _LAST or _LAST[0][0] is not sheet:
+            previous = _LAST[0][1] if _LAST else None
+            _LAST[:] = [(sheet, find_ruleset(sheet.ruleset.id).checker(sheet, previous))]
+        return _LAST[0][1]
+
+
 def allowed(sheet: Sheet, kind: str, data: Mapping[str, Any]) -> bool:
     """Whether the ruleset accepts this entry on ``sheet`` now (so a panel offers only what is allowed)."""
-    try:
-        find_ruleset(sheet.ruleset.id).check(sheet, Entry(kind=kind, data=dict(data)))
-    except (RuleViolation, ValueError):
-        return False
-    return True
+    return refusal(sheet, kind, data) is None
 
 
 def refusal(sheet: Sheet, kind: str, data: Mapping[str, Any]) -> str | None:
-    """The ruleset's German message if it refuses this entry on ``sheet`` now, else ``None``."""
+    """The ruleset's German message if it refuses this entry on ``sheet`` now, else ``None``.
+
+    Same verdict as ``Ruleset.check``; the sheet's log is replayed once for all the candidates."""
     try:
-        find_ruleset(sheet.ruleset.id).check(sheet, Entry(kind=kind, data=dict(data)))
-    except (RuleViolation, ValueError) as error:
+        entry = Entry(kind=kind, data=dict(data))
+    except ValueError as error:
         return str(error)
-    return None
+    violation = checker(sheet).refusal(entry)
+    return None if violation is None else str(violation)

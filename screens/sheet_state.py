@@ -17,7 +17,7 @@ from scoring import Line, RuleViolation, Score, Sheet, find_ruleset
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
 from storage import SheetStore, StorageError
 
-from .drafts import DraftIncomplete, EntryDraft, draft_for
+from .drafts import DraftIncomplete, EntryDraft, checker, draft_for
 
 UNDO_REASON = "Letztes Spiel zurückgenommen"
 
@@ -106,8 +106,23 @@ class SheetState:
     lines: list[LineView] = field(default_factory=list)
 
     # -- reading ---------------------------------------------------------------------------
+    def _file_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            info = self.store.sheet_path(self.sheet_id).stat()
+        except (OSError, ValueError):
+            return None
+        return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+    def refresh_if_changed(self) -> bool:
+        """Read the sheet again if another window (or process) wrote it since; True if it did."""
+        if self._file_stamp() == getattr(self, "_stamp", None):
+            return False
+        self.load()
+        return True
+
     def load(self) -> None:
         """Read the sheet from the store and score it; a damaged or foreign sheet gives a message."""
+        self._stamp = self._file_stamp()
         try:
             sheet = self.store.open(self.sheet_id)
             score = find_ruleset(sheet.ruleset.id).score(sheet)
@@ -272,10 +287,19 @@ class SheetState:
         """Run a store action; on refusal keep its message and change nothing."""
         try:
             sheet = action()
-            score = find_ruleset(sheet.ruleset.id).score(sheet)
         except (RuleViolation, StorageError, ValueError) as error:
             self.error = str(error)
             self.notice = None
+            return False
+        return self.show_saved(sheet, notice)
+
+    def show_saved(self, sheet: Sheet, notice: str) -> bool:
+        """Show a sheet just saved: its score (only the new entries replayed), lines and the panel."""
+        self._stamp = self._file_stamp()
+        try:
+            score = checker(sheet).score
+        except RuleViolation as error:
+            self.error, self.notice = str(error), None
             return False
         self.error = None
         self.notice = notice

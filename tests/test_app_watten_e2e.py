@@ -188,7 +188,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
 
         # Sign: the result as the ruleset computes it.
         page.get_by_role("button", name="Abschließen").click()
-        page.get_by_role("textbox", name="Unterschrift (Name)").fill("Sepp Huber")
+        taps.type("Unterschrift (Name)", "Sepp Huber")
         screenshot(page, "watten-abschluss.png")
         page.get_by_role("button", name="Abschließen und unterschreiben").click()
         page.get_by_role("button", name="Ergebnis").wait_for(timeout=10_000)
@@ -210,8 +210,35 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
         row.wait_for(timeout=30_000)
         screenshot(page, "start.png")
         row.click()
+        page.get_by_role("button", name="Ergebnis").wait_for(timeout=15_000)
         wait_for_text(page, "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl", 15_000)
         text = body_text(page)
         assert "2. Spiel (korrigiert)" in text and "Ergebnis" in text
         assert all(line in text for line in result)
         page.close()
+
+
+def test_two_windows_and_a_reload_lose_nothing(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Two windows on one store write one sheet in turn; the stale one adds to what the other wrote,
+    and reloading the page comes back to the same sheet with both games."""
+    store = SheetStore(tmp_path)
+    sheet = store.new_sheet("watten-turnier", [Participant(id="A", name=A), Participant(id="B", name=B)])
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(tmp_path)}) as url:
+        one = open_page(browser, f"{url}blatt/{sheet.id}")
+        two = open_page(browser, f"{url}blatt/{sheet.id}")
+        for page in (one, two):
+            wait_for_text(page, "Bummerl 1 von 3, Stand 0:0", 30_000)
+        one.get_by_role("button", name=f"+2 für {A}").click()
+        wait_for_text(one, "Stand 2:0")
+        two.get_by_role("button", name=f"+3 für {B}").click()  # this window had not seen the first game
+        wait_for_text(two, "Stand 2:3")
+        one.reload()
+        enable_semantics(one)
+        text = wait_for_text(one, "Stand 2:3", 30_000)
+        assert "1. Spiel" in text and "2. Spiel" in text
+        assert [e.data for e in SheetStore(tmp_path).open(sheet.id).entries] == [
+            {"winner": "A", "value": 2},
+            {"winner": "B", "value": 3},
+        ]
+        one.close()
+        two.close()
