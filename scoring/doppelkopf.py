@@ -371,6 +371,13 @@ class _State:
         return tuple(p for p in self.order if p != sit)
 
 
+def sitzordnung(sheet: Sheet) -> tuple[str, ...]:
+    """The players in the order of dealing (Regel 9): by seat, those without a seat after, in sheet order."""
+    indexed = list(enumerate(sheet.participants))
+    indexed.sort(key=lambda ip: (ip[1].seat is None, ip[1].seat or 0, ip[0]))
+    return tuple(p.id for _, p in indexed)
+
+
 @dataclass(frozen=True)
 class Tischlage:
     """The table before one game: the seat order, who deals, who sits out, the players of the game
@@ -443,9 +450,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
 
     # -- state ---------------------------------------------------------------------------
     def start(self, ctx: Context[DoppelkopfOptions]) -> _State:
-        indexed = list(enumerate(ctx.sheet.participants))
-        indexed.sort(key=lambda ip: (ip[1].seat is None, ip[1].seat or 0, ip[0]))
-        order = tuple(p.id for _, p in indexed)
+        order = sitzordnung(ctx.sheet)
         zero = {p: 0 for p in order}
         return _State(order=order, played=dict(zero), lustsoli=dict(zero), strafen=dict(zero), totals=dict(zero))
 

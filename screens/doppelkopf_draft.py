@@ -28,11 +28,12 @@ from scoring.doppelkopf import (
     kann_zurueck,
     karo_trumpf,
     re_anzahl,
+    sitzordnung,
     sonderpunkte_grenzen,
     spieltypen,
 )
 
-from .drafts import DraftIncomplete, refusal
+from .drafts import DraftIncomplete, checker, refusal
 
 Kind = Literal["game", "strafe", "schmeissen"]
 SEITEN: tuple[Seite, Seite] = ("re", "kontra")
@@ -97,7 +98,14 @@ class DoppelkopfDraft:
     def reset(self, sheet: Sheet, score: Score) -> None:
         """A new game on ``sheet``: the table as the rules see it now, nothing tapped yet."""
         self._clear(sheet, score)
-        self.lage = self._ruleset().tischlage(sheet)
+        # From the score's status, not a replay: a reset follows every saved game.
+        order = sitzordnung(sheet)
+        details = score.status.details
+        self.lage = Tischlage(
+            order=order,
+            dealer=score.status.dealer or order[0],
+            pflichtsolo_offen=tuple(details.get("pflichtsolo_offen", ())),
+        )
 
     def load(self, sheet: Sheet, score: Score, kind: str, data: Mapping[str, Any], entry: int | None = None) -> None:
         """Fill the panel with a past entry, at the table as it was before it (to correct it).
@@ -359,21 +367,23 @@ class DoppelkopfDraft:
             parts.append(f"Geber {self.name(self.geber)}")
         return "Gewählt: " + ", ".join(parts)
 
-    def preview(self) -> str | None:
-        """What the entry gives, as the ruleset scores it (points per player), or its refusal."""
+    def preview(self) -> tuple[bool, str] | None:
+        """What a new game gives as the ruleset scores it (``True``, points per player), or the rule
+        that refuses it (``False``, its message); ``None`` while incomplete or when correcting."""
         try:
             kind, data = self.entry()
         except DraftIncomplete:
             return None
-        assert self.sheet is not None
-        if self.target is not None:
+        if self.sheet is None or self.target is not None:
             return None
         problem = refusal(self.sheet, kind, data)
         if problem is not None:
-            return problem
-        line = self._ruleset().check(self.sheet, Entry(kind=kind, data=data)).lines[-1]
+            return False, problem
+        with_entry = self.sheet.with_entry(Entry(kind=kind, data=data))
+        ahead = checker(self.sheet).advanced(with_entry)
+        line = (ahead.score if ahead is not None else self._ruleset().score(with_entry)).lines[-1]
         parts = [f"{self.name(p)} {v:+d}" for p, v in line.points.items() if v]
-        return "  ".join(parts) if parts else "keine Punkte"
+        return True, "  ".join(parts) if parts else "keine Punkte"
 
     # -- taps ------------------------------------------------------------------------------------
     def set_kind(self, kind: Kind) -> None:

@@ -318,8 +318,6 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
         on_submit(kind, data)
 
     controls: list[ft.Control] = []
-    if correcting:
-        controls.append(ft.Text(f"Spiel {correcting} korrigieren", size=18, weight=ft.FontWeight.BOLD))
     if draft.kind == "game":
         controls += _game(draft, submit)
     controls.append(
@@ -348,6 +346,10 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
         controls.append(ft.Text(problem, color=ft.Colors.ERROR, size=16, weight=ft.FontWeight.W_600))
     elif correcting is None:
         preview = draft.preview()
-        if preview:
-            controls.append(ft.Text(f"Ergibt: {preview}", size=16, weight=ft.FontWeight.W_500))
+        if preview is not None:
+            ok, text = preview
+            if ok:
+                controls.append(ft.Text(f"Ergibt: {text}", size=16, weight=ft.FontWeight.W_500))
+            else:
+                controls.append(ft.Text(f"Nicht erlaubt: {text}", size=15, color=ft.Colors.ERROR))
     return ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls)

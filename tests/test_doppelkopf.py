@@ -588,3 +588,17 @@ def test_ansage_helfer_sagen_was_die_pruefung_erlaubt() -> None:
     assert re_anzahl("normal") == (2,) and re_anzahl("damensolo") == (1,) and set(re_anzahl("hochzeit")) == {1, 2}
     assert ist_solo("hochzeit", 1) and not ist_solo("hochzeit", 2) and not ist_solo("stille_hochzeit", 1)
     assert karo_trumpf("trumpfsolo", None) and not karo_trumpf("farbsolo", "pik") and not karo_trumpf("damensolo", None)
+
+
+def test_sitzordnung_folgt_den_plaetzen_ohne_platz_zuletzt() -> None:
+    from scoring.doppelkopf import sitzordnung
+
+    people = [
+        Participant(id="a", name="A"),
+        Participant(id="b", name="B", seat=3),
+        Participant(id="c", name="C", seat=1),
+        Participant(id="d", name="D"),
+    ]
+    sheet = find_ruleset(T).new_sheet(people)
+    assert sitzordnung(sheet) == ("c", "b", "a", "d")
+    assert score(sheet).status.dealer == "c"

@@ -69,7 +69,7 @@ def test_a_normal_game_with_re_announced_is_four_taps_and_the_rules_accept_it() 
     draft.toggle_ansage("re")
     draft.set_augen("139")
     assert draft.entry() == ("game", {"re": ["p1", "p3"], "augen": 139, "ansagen": {"re": {"ansage": True}}})
-    assert draft.preview() == "Anna +2  Bert -2  Carla +2  Dieter -2"
+    assert draft.preview() == (True, "Anna +2  Bert -2  Carla +2  Dieter -2")
     score = find_ruleset(T).score(add(sheet, draft))
     assert score.lines[-1].points == {"p1": 2, "p2": -2, "p3": 2, "p4": -2}
 
@@ -129,7 +129,7 @@ def test_augen_out_of_range_are_refused_by_the_rule_with_its_message() -> None:
     kind, data = draft.entry()
     message = refusal(sheet, kind, data)
     assert message is not None and "Re kann 0 bis 240 Augen haben, nicht 241" in message
-    assert draft.preview() == message
+    assert draft.preview() == (False, message)
 
 
 def test_the_pflichtsolo_is_marked_until_played_then_a_solo_is_a_lustsolo() -> None:
@@ -238,6 +238,19 @@ def test_a_dealer_out_of_turn_changes_who_sits_out() -> None:
     draft.set_geber("p3")
     assert draft.sitting == "p3" and draft.re == () and "p1" in draft.players
     assert draft.table_text == "Carla gibt und sitzt aus"
+
+
+@pytest.mark.parametrize("ruleset", [T, H])
+def test_the_table_a_reset_reads_from_the_status_is_the_rulesets_table(ruleset: str) -> None:
+    """reset() reads dealer, who sits out and the open Pflichtsoli from Score.status (no replay)."""
+    path = ROOT / "docs" / "examples" / f"{ruleset}.json"
+    sheet = Sheet.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    rules = find_ruleset(ruleset)
+    for n in range(len(sheet.entries)):
+        prefix = sheet.model_copy(update={"entries": sheet.entries[:n]})
+        draft = DoppelkopfDraft()
+        draft.reset(prefix, rules.score(prefix))
+        assert draft.lage == rules.tischlage(prefix), n
 
 
 def test_a_correction_loads_the_table_as_it_was_before_the_entry() -> None:
