@@ -98,6 +98,9 @@ class DoppelkopfDraft:
     def reset(self, sheet: Sheet, score: Score) -> None:
         """A new game on ``sheet``: the table as the rules see it now, nothing tapped yet."""
         self._clear(sheet, score)
+        # The entry checker the preview asks: kept for this sheet, so that the next saved game
+        # advances it by one entry instead of replaying the Runde (bench/app.py).
+        checker(sheet)
         # From the score's status, not a replay: a reset follows every saved game.
         order = sitzordnung(sheet)
         details = score.status.details
