@@ -247,7 +247,9 @@ class GameData(Frozen):
     augen: Literal["ab33", "unter33", "kein_stich"] | None = Field(
         default=None, description="Nur normales Spiel: Augen der Verlierer (ab33: 1, unter33: 2, kein_stich: 3)"
     )
-    spritze: int = Field(default=0, ge=0, description="0; 1 gespritzt ×2; 2 zurückgespritzt ×4; 3 nochmal zurück ×8")
+    spritze: int = Field(
+        default=0, ge=0, le=MAX_SPRITZE, description="0; 1 gespritzt ×2; 2 zurückgespritzt ×4; 3 nochmal zurück ×8 (Spritzen)"
+    )
     herzrunde: bool = Field(default=False, description="Herz ist Trumpf: ×2 zusätzlich")
     rufer: str | None = Field(default=None, description="Wer Trumpf gerufen hat, wenn nicht der erwartete Rufer")
 
@@ -311,6 +313,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     zero_sum = False
     entry_models = {"game": GameData}
+    input_rules = {"spritze": R_SPRITZEN}
 
     # -- seats -----------------------------------------------------------------------------
     @abstractmethod
@@ -363,9 +366,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             rufer = self.resolve(state, data.rufer, "Rufer")
             if rufer != state.rufer:
                 expected = state.players[state.rufer].name
-                reasons.append(
-                    Explanation(rule=R_RUFER, text=f"Rufer war {state.players[rufer].name} statt {expected}")
-                )
+                reasons.append(Explanation(rule=R_RUFER, text=f"Rufer war {state.players[rufer].name} statt {expected}"))
             state.rufer = rufer
         rufer = state.rufer
 
@@ -386,15 +387,8 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             if data.announcer is not None:
                 raise
             # Nobody was entered: say so, the table did not name the Rufer.
-            raise RuleViolation(
-                error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)"
-            ) from None
+            raise RuleViolation(error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)") from None
 
-        if data.spritze > MAX_SPRITZE:
-            raise RuleViolation(
-                R_SPRITZEN,
-                f"Spritzen geht bis nochmal zurückgespritzt (Stufe 3, ×8); Stufe {data.spritze} (×{2 ** data.spritze}) gibt es nicht",
-            )
         if data.herzrunde and not opts.herzrunde:
             raise RuleViolation(R_KATALOG, "Die Herzrunde wird nach den Hausregeln dieses Blatts nicht gespielt")
 
@@ -479,9 +473,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             return
         same_side = player.side == rufer_player.side
         if spiel.who == "rufer" and announcer != rufer:
-            raise RuleViolation(
-                spiel.rule, f"{spiel.name} kann nur der Rufer ansagen ({rufer_player.name}), nicht {player.name}"
-            )
+            raise RuleViolation(spiel.rule, f"{spiel.name} kann nur der Rufer ansagen ({rufer_player.name}), nicht {player.name}")
         if spiel.who == "gegner" and same_side:
             raise RuleViolation(
                 spiel.rule,
@@ -493,9 +485,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             )
         if spiel.who == "rufer_seite" and not same_side:
             whose = "das Team des Rufers" if self.teams else "der Rufer"
-            raise RuleViolation(
-                spiel.rule, f"Das normale Spiel spielt {whose} ({rufer_player.name}), nicht {player.name}"
-            )
+            raise RuleViolation(spiel.rule, f"Das normale Spiel spielt {whose} ({rufer_player.name}), nicht {player.name}")
 
     def variant(self, key: str) -> str:
         return ""
@@ -576,10 +566,14 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
                     R_BUMMERL,
                     f"Es fehlen noch {missing} von {opts.bummerl_count} Bummerl; vorzeitig abschließen nur mit Vermerk (override)",
                 )
-            reasons.append(Explanation(rule=R_BUMMERL, text=f"Vorzeitig abgeschlossen, {missing} Bummerl fehlen: {data.override}"))
+            reasons.append(
+                Explanation(rule=R_BUMMERL, text=f"Vorzeitig abgeschlossen, {missing} Bummerl fehlen: {data.override}")
+            )
         if state.open_games:
             stand = self.stand_text(self.shown(state, ctx), state)
-            reasons.append(Explanation(rule=R_BUMMERL, text=f"Das offene Bummerl (Stand {stand}) hat niemand gewonnen: es zählt nicht"))
+            reasons.append(
+                Explanation(rule=R_BUMMERL, text=f"Das offene Bummerl (Stand {stand}) hat niemand gewonnen: es zählt nicht")
+            )
         state.closed = True
         return Outcome({}, reasons)
 
@@ -632,7 +626,9 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     def result(self, state: _State, ctx: Context[SchnapsenOptions]) -> SchnapsenResult:
         lost, won = self._tally(state)
-        return SchnapsenResult(finished=self._finished(state, ctx) or state.closed, bummerl=lost, bummerl_won=won, history=tuple(state.history))
+        return SchnapsenResult(
+            finished=self._finished(state, ctx) or state.closed, bummerl=lost, bummerl_won=won, history=tuple(state.history)
+        )
 
 
 @register
