@@ -420,7 +420,9 @@ def load_json(
     if len(data) > max_bytes:
         raise SheetInputError(f"zu groß ({len(data) // 1024} KB; höchstens {max_bytes // 1024} KB)", source=source)
     if not data.strip():
-        raise SheetInputError("eine leere Datei", source=source)
+        raise SheetInputError("leere Datei", source=source)
+    if not data.strip(b"\x00"):
+        raise SheetInputError("eine Datei, die nur Nullbytes enthält (ein abgebrochenes Schreiben)", source=source)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -440,7 +442,7 @@ def load_json(
     problem = find_problem(value, max_depth=max_depth)
     if problem is not None:
         path, reason = problem
-        raise SheetInputError(f"beschädigt: {field_label(path)} {reason}", source=source)
+        raise SheetInputError(f"{field_label(path)} {reason}", source=source)
     return value
 
 
@@ -449,10 +451,13 @@ def parse_sheet(data: bytes, *, source: str | None) -> Sheet:
 
     ``source`` names the file (or the device it came from) in the message.
     """
-    doc = load_json(data, source=source)
+    try:
+        doc = load_json(data, source=source)
+    except SheetInputError as error:
+        raise SheetInputError(f"kein gültiges Blatt: {error.reason}", source=source) from None
     entries = doc.get("entries")
     if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
-        raise SheetInputError(f"zu lang ({len(entries)} Einträge; ein Blatt hat höchstens {MAX_ENTRIES})", source=source)
+        raise SheetInputError(f"kein gültiges Blatt: zu viele Einträge ({len(entries)}; höchstens {MAX_ENTRIES})", source=source)
     try:
         return Sheet.model_validate(doc)
     except ValidationError as error:

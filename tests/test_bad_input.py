@@ -151,7 +151,7 @@ def test_a_huge_spritze_is_refused_at_once(capsys: pytest.CaptureFixture[str], t
         (b"", "leere Datei"),
         (b"   \n", "leere Datei"),
         (b"\xff\xfe{}", "keine UTF-8-Datei"),
-        (b'{"ruleset": {"id": "watten-turnier",\n  "version": 1,,}}', "Zeile 2, Spalte 15"),
+        (b'{"ruleset": {"id": "watten-turnier",\n  "version": 1,,}}', "Zeile 2, Spalte 16"),
         (b"[1, 2]", "eine Liste statt eines Blatts"),
         (b'"Blatt"', "ein Text statt eines Blatts"),
         (b"NaN", "kein gültiges JSON"),
@@ -217,16 +217,21 @@ def test_members_named_like_the_seats_are_just_names() -> None:
     assert score.totals == {"A": 0, "B": 9}
 
 
-def test_a_name_that_is_another_players_seat_reference_is_his_name() -> None:
-    """Team A's members are called B1 and B2: "B1" in an entry is that member, never team B's first seat."""
+def test_a_name_that_is_another_players_seat_key_is_never_silently_misread() -> None:
+    """Team A's members are called B1 and B2: the sheet is fine, and "B1" in an entry, which could
+    be that member or team B's first seat, is refused naming both; "A1" and "Cilli" are clear."""
     ruleset = find_ruleset("bauernschnapsen")
     teams = [
         Participant(id="A", name="Team A", members=("B1", "B2")),
         Participant(id="B", name="Team B", members=("Cilli", "Done")),
     ]
     sheet = ruleset.new_sheet(teams)
-    assert ruleset.score(sheet.with_entry(_game("gang", "B1", won=True))).totals == {"A": 9, "B": 0}
+    assert ruleset.score(sheet.with_entry(_game("gang", "A1", won=True))).totals == {"A": 9, "B": 0}
     assert ruleset.score(sheet.with_entry(_game("gang", "Cilli", won=True))).totals == {"A": 0, "B": 9}
+    with pytest.raises(ValueError) as info:
+        ruleset.score(sheet.with_entry(_game("gang", "B1", won=True)))
+    message = str(info.value)
+    assert "mehrdeutig" in message and "'A1' oder 'Cilli'" in message and "Eintrag 1" in message, message
 
 
 def test_duplicate_member_names_are_still_refused_and_named() -> None:
