@@ -104,12 +104,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--sizes", default="0,100,1000")
-    parser.add_argument(
-        "--rounds", type=int, default=8, help="interleave the sizes in this many rounds, so disk noise hits all alike"
-    )
-    parser.add_argument(
-        "--no-fsync", action="store_true", help="make fsync a no-op on both sides: the layout's own cost without disk flushes"
-    )
+    parser.add_argument("--rounds", type=int, default=8, help="interleave the sizes in this many rounds, so disk noise hits all alike")
+    parser.add_argument("--no-fsync", action="store_true", help="make fsync a no-op on both sides: the layout's own cost without disk flushes")
     args = parser.parse_args()
     if args.no_fsync:
         os.fsync = lambda fd: None  # type: ignore[assignment]
@@ -134,18 +130,14 @@ def main() -> int:
     base50, base99 = rows[0][1], rows[0][2]
     mode = "fsync disabled on both sides" if args.no_fsync else "durable writes (fsync)"
     print(f"Appending one game, {batch * args.rounds} samples per cell, {mode}, milliseconds (lower is better)")
-    print(
-        f"{'stored sheets':>13} | {'Tischblock p50':>14} {'p99':>7} | {'TinyDB p50':>10} {'p99':>7} | {'vs TinyDB p50':>13} {'p99':>6} | {'vs empty p50':>12} {'p99':>6}"
-    )
+    print(f"{'stored sheets':>13} | {'Tischblock p50':>14} {'p99':>7} | {'TinyDB p50':>10} {'p99':>7} | {'vs TinyDB p50':>13} {'p99':>6} | {'vs empty p50':>12} {'p99':>6}")
     for size, p50, p99, t50, t99 in rows:
         print(
             f"{size:>13} | {p50:>14.2f} {p99:>7.2f} | {t50:>10.2f} {t99:>7.2f} | {p50 / t50:>12.2f}x {p99 / t99:>5.2f}x"
             f" | {p50 / base50:>11.2f}x {p99 / base99:>5.2f}x"
         )
     worst = max(r[1] / base50 for r in rows)
-    print(
-        f"Tischblock with {rows[-1][0]} sheets is {rows[-1][1] / base50:.2f}x the empty store at p50 (goal: within 2x); worst {worst:.2f}x"
-    )
+    print(f"Tischblock with {rows[-1][0]} sheets is {rows[-1][1] / base50:.2f}x the empty store at p50 (goal: within 2x); worst {worst:.2f}x")
     return 0
 
 

@@ -123,9 +123,7 @@ def main() -> int:
             started = time.monotonic()
             results[name] = run(name, storage, args.kills, args.seed, root)
             acks, broken, examples = results[name]
-            print(
-                f"{name}: {args.kills} SIGKILLs, {acks} acknowledged writes, {broken} broken files ({time.monotonic() - started:.0f} s)"
-            )
+            print(f"{name}: {args.kills} SIGKILLs, {acks} acknowledged writes, {broken} broken files ({time.monotonic() - started:.0f} s)")
             for example in examples[:3]:
                 print(f"    e.g. {example}")
     return 0

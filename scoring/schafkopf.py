@@ -382,15 +382,11 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 raise RuleViolation(SPIELARTEN, "Ein Rufspiel braucht den gerufenen Partner ('partner')")
             partner = ctx.require_participant(data.partner, TEILNEHMER, "Partner")
             if partner == spieler:
-                raise RuleViolation(
-                    SPIELARTEN, f"Im Rufspiel kann {name(spieler)} nicht sich selbst rufen: Partner und Spieler sind gleich"
-                )
+                raise RuleViolation(SPIELARTEN, f"Im Rufspiel kann {name(spieler)} nicht sich selbst rufen: Partner und Spieler sind gleich")
             if data.tout:
                 raise RuleViolation(TOUT, "Tout gibt es nur bei Solo, Wenz und Farbwenz, nicht beim Rufspiel")
             if data.farbe == "herz":
-                raise RuleViolation(
-                    SPIELARTEN, "Im Rufspiel wird eine Eichel-, Gras- oder Schellen-Sau gerufen, nicht die Herz-Sau (Trumpf)"
-                )
+                raise RuleViolation(SPIELARTEN, "Im Rufspiel wird eine Eichel-, Gras- oder Schellen-Sau gerufen, nicht die Herz-Sau (Trumpf)")
             partei: tuple[str, ...] = (spieler, partner)
         else:
             if data.partner is not None:
@@ -418,9 +414,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                     f"'gewonnen' ist {'true' if winner else 'false'}",
                 )
             if stufe not in (None, "einfach"):
-                raise RuleViolation(
-                    FEHLER, "Wird nicht fortgesetzt, hat die Gegenpartei das Spiel einfach gewonnen, nicht mit Schneider/Schwarz"
-                )
+                raise RuleViolation(FEHLER, "Wird nicht fortgesetzt, hat die Gegenpartei das Spiel einfach gewonnen, nicht mit Schneider/Schwarz")
             gewonnen, stufe = winner, (None if data.tout else "einfach")
         if data.augen is not None and not (data.tout and data.augen == 120):
             # A Tout is won with every trick, not with 61: fewer than 120 Augen lose it.
@@ -437,9 +431,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             if data.stiche in (0, 8):
                 by_tricks = data.stiche == 8
                 if gewonnen is not None and gewonnen != by_tricks:
-                    raise RuleViolation(
-                        GEWONNEN, f"Mit {data.stiche} Stichen hat die Spielpartei {'gewonnen' if by_tricks else 'verloren'}"
-                    )
+                    raise RuleViolation(GEWONNEN, f"Mit {data.stiche} Stichen hat die Spielpartei {'gewonnen' if by_tricks else 'verloren'}")
                 gewonnen = by_tricks
         if data.tout and data.stiche is not None and data.stiche < 8:
             if gewonnen:
@@ -451,17 +443,13 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         if data.tout:
             if gewonnen:
                 if stufe not in (None, "schwarz"):
-                    raise RuleViolation(
-                        TOUT, f"Ein Tout ist nur schwarz gewonnen, nicht {stufe.capitalize()}; sonst ist er verloren"
-                    )
+                    raise RuleViolation(TOUT, f"Ein Tout ist nur schwarz gewonnen, nicht {stufe.capitalize()}; sonst ist er verloren")
                 if data.augen is not None and data.augen != 120:
                     raise RuleViolation(TOUT, f"Ein gewonnener Tout hat alle Stiche und 120 Augen, nicht {data.augen}")
                 stufe = "schwarz"
             else:
                 if stufe not in (None, "einfach"):
-                    raise RuleViolation(
-                        TOUT, "Ein verlorener Tout zählt immer -18 / +6: Schneider und Schwarz gelten beim Tout nicht"
-                    )
+                    raise RuleViolation(TOUT, "Ein verlorener Tout zählt immer -18 / +6: Schneider und Schwarz gelten beim Tout nicht")
                 stufe = "einfach"
         else:
             derived = self._stufe(data)
@@ -469,9 +457,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                 stufe = derived or "einfach"
             elif derived is not None and derived != stufe and not self._schwarz_moeglich(data, stufe):
                 shown = {"einfach": "einfach", "schneider": "Schneider", "schwarz": "Schwarz"}
-                raise RuleViolation(
-                    GEWONNEN, f"Mit {self._augen_text(data)} ist das Spiel {shown[derived]}, nicht {shown[stufe]}"
-                )
+                raise RuleViolation(GEWONNEN, f"Mit {self._augen_text(data)} ist das Spiel {shown[derived]}, nicht {shown[stufe]}")
             elif stufe == "schwarz" and data.stiche is not None and data.stiche not in (0, 8):
                 raise RuleViolation(GEWONNEN, f"Schwarz heißt ohne Stich; die Spielpartei hat {data.stiche} Stiche")
             elif stufe == "schneider" and data.stiche in (0, 8):
@@ -535,9 +521,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             return False
         if fall in ("bereits_gewonnen", "nicht_fortgesetzt"):
             if given:
-                raise RuleViolation(
-                    UNBERECHTIGT, "Bei einem Fehler, der das Spiel beendet, wird keine unberechtigte Spritze gewertet"
-                )
+                raise RuleViolation(UNBERECHTIGT, "Bei einem Fehler, der das Spiel beendet, wird keine unberechtigte Spritze gewertet")
             return False
         possible = gewonnen and stufe in ("schneider", "schwarz")
         if given and not possible:
@@ -601,9 +585,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
     def _table_rule(self, spiel: Spiel, stufe: str | None = None) -> str:
         key = stufe or spiel.stufe_key
         art = "Rufspiel" if not spiel.solo else "Solo/Wenz/Farbwenz"
-        level = {"einfach": "" if spiel.solo else " (einfach)", "schneider": " Schneider", "schwarz": " Durch", "tout": " Tout"}[
-            key
-        ]
+        level = {"einfach": "" if spiel.solo else " (einfach)", "schneider": " Schneider", "schwarz": " Durch", "tout": " Tout"}[key]
         return f"{SPIELPUNKTE}: {art}{level}"
 
     def _party_text(self, spiel: Spiel, ctx: Context[SchafkopfOptions]) -> str:
@@ -616,11 +598,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         anteil = spiel.anteil()
         simple = normal_points(spiel, anteil)
         outcome = "gewinnt" if spiel.gewonnen else "verliert"
-        level = (
-            ""
-            if spiel.tout
-            else {"einfach": "", "schneider": " Schneider", "schwarz": " Durch" if spiel.gewonnen else " schwarz"}[spiel.stufe]
-        )
+        level = "" if spiel.tout else {"einfach": "", "schneider": " Schneider", "schwarz": " Durch" if spiel.gewonnen else " schwarz"}[spiel.stufe]
         what = f"{head}{self._party_text(spiel, ctx)} {outcome} {self._describe(spiel, ctx)}{level}"
         reasons = [Explanation(rule=self._table_rule(spiel), text=what, points=simple)]
         if spiel.spritze_von is None:

@@ -381,7 +381,9 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             rufer = self.resolve(state, data.rufer, "Rufer")
             if rufer != state.rufer:
                 expected = state.players[state.rufer].name
-                reasons.append(Explanation(rule=R_RUFER, text=f"Rufer war {state.players[rufer].name} statt {expected}"))
+                reasons.append(
+                    Explanation(rule=R_RUFER, text=f"Rufer war {state.players[rufer].name} statt {expected}")
+                )
             state.rufer = rufer
         rufer = state.rufer
 
@@ -402,7 +404,9 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             if data.announcer is not None:
                 raise
             # Nobody was entered: say so, the table did not name the Rufer.
-            raise RuleViolation(error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)") from None
+            raise RuleViolation(
+                error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)"
+            ) from None
 
         if data.herzrunde and not opts.herzrunde:
             raise RuleViolation(R_KATALOG, "Die Herzrunde wird nach den Hausregeln dieses Blatts nicht gespielt")
@@ -488,7 +492,9 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             return
         same_side = player.side == rufer_player.side
         if spiel.who == "rufer" and announcer != rufer:
-            raise RuleViolation(spiel.rule, f"{spiel.name} kann nur der Rufer ansagen ({rufer_player.name}), nicht {player.name}")
+            raise RuleViolation(
+                spiel.rule, f"{spiel.name} kann nur der Rufer ansagen ({rufer_player.name}), nicht {player.name}"
+            )
         if spiel.who == "gegner" and same_side:
             raise RuleViolation(
                 spiel.rule,
@@ -500,7 +506,9 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             )
         if spiel.who == "rufer_seite" and not same_side:
             whose = "das Team des Rufers" if self.teams else "der Rufer"
-            raise RuleViolation(spiel.rule, f"Das normale Spiel spielt {whose} ({rufer_player.name}), nicht {player.name}")
+            raise RuleViolation(
+                spiel.rule, f"Das normale Spiel spielt {whose} ({rufer_player.name}), nicht {player.name}"
+            )
 
     def variant(self, key: str) -> str:
         return ""
@@ -581,14 +589,10 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
                     R_BUMMERL,
                     f"Es fehlen noch {missing} von {opts.bummerl_count} Bummerl; vorzeitig abschließen nur mit Vermerk (override)",
                 )
-            reasons.append(
-                Explanation(rule=R_BUMMERL, text=f"Vorzeitig abgeschlossen, {missing} Bummerl fehlen: {data.override}")
-            )
+            reasons.append(Explanation(rule=R_BUMMERL, text=f"Vorzeitig abgeschlossen, {missing} Bummerl fehlen: {data.override}"))
         if state.open_games:
             stand = self.stand_text(self.shown(state, ctx), state)
-            reasons.append(
-                Explanation(rule=R_BUMMERL, text=f"Das offene Bummerl (Stand {stand}) hat niemand gewonnen: es zählt nicht")
-            )
+            reasons.append(Explanation(rule=R_BUMMERL, text=f"Das offene Bummerl (Stand {stand}) hat niemand gewonnen: es zählt nicht"))
         state.closed = True
         return Outcome({}, reasons)
 
@@ -641,9 +645,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     def result(self, state: _State, ctx: Context[SchnapsenOptions]) -> SchnapsenResult:
         lost, won = self._tally(state)
-        return SchnapsenResult(
-            finished=self._finished(state, ctx) or state.closed, bummerl=lost, bummerl_won=won, history=tuple(state.history)
-        )
+        return SchnapsenResult(finished=self._finished(state, ctx) or state.closed, bummerl=lost, bummerl_won=won, history=tuple(state.history))
 
 
 @register

@@ -185,7 +185,9 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         return ctx.require_participant(team, "Teilnehmer", what)
 
     # -- writing points --------------------------------------------------------------------
-    def _write(self, state: _State, ctx: Context[WattenOptions], team: str, points: int, reasons: list[Explanation]) -> Outcome:
+    def _write(
+        self, state: _State, ctx: Context[WattenOptions], team: str, points: int, reasons: list[Explanation]
+    ) -> Outcome:
         """Give ``team`` its points, pass the deal on, and close the Bummerl at the target."""
         state.stand[team] += points
         state.games_in_bummerl += 1
@@ -219,7 +221,9 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             rule = R12
         score = {t: score[t] for t in state.teams}
         assert winner is None or sum(score.values()) == base, f"a won Bummerl scores {base} in all: {score}"
-        state.bummerl.append(BummerlResult(number=number, stand=dict(state.stand), winner=winner, ended_by=ended_by, score=score))
+        state.bummerl.append(
+            BummerlResult(number=number, stand=dict(state.stand), winner=winner, ended_by=ended_by, score=score)
+        )
         state.stand = {t: 0 for t in state.teams}
         state.games_in_bummerl = 0
         if winner is not None:
@@ -244,9 +248,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
                 raise RuleViolation(R8, f"{ctx.name(loser)} ist gspannt und kann nicht mehr auf {value} ausgeschafft werden")
             if value != 3:
                 hint = f"; ist {ctx.name(loser)} gegangen, das als 'gehen' eintragen (dann 2)" if value == 2 else ""
-                raise RuleViolation(
-                    R8, f"Gegen die gspannte Mannschaft {ctx.name(loser)} zählt ein gewonnenes Spiel 3, nicht {value}{hint}"
-                )
+                raise RuleViolation(R8, f"Gegen die gspannte Mannschaft {ctx.name(loser)} zählt ein gewonnenes Spiel 3, nicht {value}{hint}")
             reason = Explanation(
                 rule=R8,
                 text=f"{ctx.name(loser)} ist gspannt und ging nicht: {ctx.name(winner)} gewinnt und schreibt 3",
@@ -258,17 +260,13 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
                 raise RuleViolation(R8, f"{ctx.name(winner)} ist gspannt und kann nicht auf {value} ausgeschafft werden")
             if value < 2:
                 raise RuleViolation(SPIELWERT, f"Ein Spiel zählt mindestens 2, nicht {value}")
-            reason = Explanation(
-                rule=SPIELWERT, text=f"{ctx.name(winner)} (gspannt) gewinnt das Spiel zu {value}", points={winner: value}
-            )
+            reason = Explanation(rule=SPIELWERT, text=f"{ctx.name(winner)} (gspannt) gewinnt das Spiel zu {value}", points={winner: value})
         else:
             value = 2 if data.value is None else data.value
             if value < 2:
                 raise RuleViolation(SPIELWERT, f"Ein Spiel zählt mindestens 2, nicht {value}")
             raised = f", {value - 2}x ausgeschafft" if value > 2 else ""
-            reason = Explanation(
-                rule=SPIELWERT, text=f"{ctx.name(winner)} gewinnt das Spiel zu {value}{raised}", points={winner: value}
-            )
+            reason = Explanation(rule=SPIELWERT, text=f"{ctx.name(winner)} gewinnt das Spiel zu {value}{raised}", points={winner: value})
         return self._write(state, ctx, winner, value, [reason])
 
     def on_gehen(self, state: _State, data: TeamData, ctx: Context[WattenOptions]) -> Outcome:
@@ -293,9 +291,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         if not self.gspannt(state, team, ctx.options):
             raise RuleViolation(R8, f"{refusal}; {ctx.name(team)} hat {state.stand[team]} und ist nicht gspannt")
         other = state.other(team)
-        reason = Explanation(
-            rule=R8, text=f"{ctx.name(team)} ist gspannt und {what}: {ctx.name(other)} erhält 2", points={other: 2}
-        )
+        reason = Explanation(rule=R8, text=f"{ctx.name(team)} ist gspannt und {what}: {ctx.name(other)} erhält 2", points={other: 2})
         return self._write(state, ctx, other, 2, [reason])
 
     def on_vergeben(self, state: _State, data: VergebenData, ctx: Context[WattenOptions]) -> Outcome:
@@ -308,9 +304,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
                 state.dealer = dealer
         dealer = state.dealer
         other = state.other(dealer)
-        reasons.append(
-            Explanation(rule=R6, text=f"{ctx.name(dealer)} hat vergeben: {ctx.name(other)} erhält 2", points={other: 2})
-        )
+        reasons.append(Explanation(rule=R6, text=f"{ctx.name(dealer)} hat vergeben: {ctx.name(other)} erhält 2", points={other: 2}))
         return self._write(state, ctx, other, 2, reasons)
 
     def on_betrug(self, state: _State, data: BetrugData, ctx: Context[WattenOptions]) -> Outcome:
@@ -409,10 +403,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             if not result.finished:
                 a, b = sheet.participants
                 context = sheet.context
-                places = [
-                    f"{context.round_label} {context.round}" if context.round else "",
-                    f"Tisch {context.table}" if context.table else "",
-                ]
+                places = [f"{context.round_label} {context.round}" if context.round else "", f"Tisch {context.table}" if context.table else ""]
                 where = ", ".join(p for p in places if p)
                 count = self.options(sheet.ruleset.options).bummerl_count
                 raise RuleViolation(

@@ -99,9 +99,7 @@ def read_backup(path: str | Path) -> list[StoredSheet]:
         )
     sheets = doc.get("sheets")
     if not isinstance(sheets, list) or doc.get("count") != len(sheets):
-        raise BackupError(
-            f"Die Sicherung {path} ist unvollständig (Anzahl der Blätter stimmt nicht); es wurde nichts eingelesen."
-        )
+        raise BackupError(f"Die Sicherung {path} ist unvollständig (Anzahl der Blätter stimmt nicht); es wurde nichts eingelesen.")
     if doc.get("sha256") != _checksum(sheets):
         raise BackupError(
             f"Die Prüfsumme der Sicherung {path} stimmt nicht: die Datei ist beschädigt oder wurde verändert; es wurde nichts eingelesen."
@@ -202,7 +200,9 @@ def sheet_csv(stored: StoredSheet) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
     writer.writerow(
-        ["Nr", "Art", "Zeit", "Gerät", "Ziel", "Grund", "Daten"] + [f"Punkte {n}" for n in names] + [f"Summe {n}" for n in names]
+        ["Nr", "Art", "Zeit", "Gerät", "Ziel", "Grund", "Daten"]
+        + [f"Punkte {n}" for n in names]
+        + [f"Summe {n}" for n in names]
     )
     for number, entry in enumerate(sheet.entries, start=1):
         data: Any = entry.data

@@ -498,9 +498,7 @@ class SheetStore:
             if same_header and ours.entries == theirs.entries:
                 return ImportOutcome.SAME
             if same_header and theirs.entries[: len(ours.entries)] == ours.entries:
-                replaced = current.model_copy(
-                    update={"sheet": theirs, "updated_at": max(current.updated_at, incoming.updated_at)}
-                )
+                replaced = current.model_copy(update={"sheet": theirs, "updated_at": max(current.updated_at, incoming.updated_at)})
                 document = replaced.document()
                 self._sheet_db(path).table(SHEET_TABLE).update(lambda doc: _replace_document(doc, document), doc_ids=[1])
                 return ImportOutcome.UPDATED
@@ -579,3 +577,5 @@ class SheetStore:
         infos = [SheetInfo.model_validate({k: v for k, v in rec.items() if k != "stamp"}) for rec in fresh.values()]
         infos.sort(key=lambda i: (i.created_at, str(i.id)), reverse=True)
         return infos
+
+

@@ -19,9 +19,7 @@ def new_store(tmp_path: Path, name: str = "store", device: str = "test-phone", *
 
 def watten(store: SheetStore, table: int = 1, games: str = "", bummerl_count: int = 3) -> Sheet:
     """A stored Watten sheet with one game per letter of ``games`` (the winner)."""
-    sheet = store.new_sheet(
-        "watten-turnier", TEAMS, SheetContext(round_label="Durchgang", round=1, table=table), {"bummerl_count": bummerl_count}
-    )
+    sheet = store.new_sheet("watten-turnier", TEAMS, SheetContext(round_label="Durchgang", round=1, table=table), {"bummerl_count": bummerl_count})
     for winner in games:
         sheet = store.add_game(sheet.id, {"winner": winner})
     return sheet

@@ -48,9 +48,7 @@ def test_open_and_score_the_watten_example(phone) -> None:  # type: ignore[no-un
     assert "Durchgang beendet" in text
     assert "Die Sautreiber: 35" in text and "Kartlbrüder Wörgl: 34" in text
     page.get_by_text("9. Gehen").click()
-    page.get_by_text("Regel 8 (gspannt): Die Sautreiber ist gspannt und geht: Kartlbrüder Wörgl erhält 2").wait_for(
-        timeout=10_000
-    )
+    page.get_by_text("Regel 8 (gspannt): Die Sautreiber ist gspannt und geht: Kartlbrüder Wörgl erhält 2").wait_for(timeout=10_000)
     page.mouse.move(200, 600)
     page.mouse.wheel(0, 420)
     screenshot(page, "beispielblatt-watten.png")

@@ -31,7 +31,9 @@ def normal(won: bool = True, augen: str = "ab33", **more: Any) -> dict[str, Any]
 # -- Punkteübersicht ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("augen", "points"), [("ab33", 1), ("unter33", 2), ("kein_stich", 3)])
+@pytest.mark.parametrize(
+    ("augen", "points"), [("ab33", 1), ("unter33", 2), ("kein_stich", 3)]
+)
 def test_normales_spiel_zaehlt_nach_den_augen_der_verlierer(augen: str, points: int) -> None:
     """Punkteübersicht, Normales Spiel: 1 (Gegner >= 33 Augen), 2 (< 33), 3 (keinen Stich)."""
     assert score(normal(True, augen)).totals == {"A": points, "B": 0}
@@ -115,7 +117,7 @@ def test_aliases_of_the_document_name_the_same_game() -> None:
 
 
 def test_zehnerloch_is_ambiguous_and_refused() -> None:
-    """ "Zehnerloch" names both the Assenbettler and the Zehnergang: not accepted as a name."""
+    """"Zehnerloch" names both the Assenbettler and the Zehnergang: not accepted as a name."""
     error = refused({"game": "Zehnerloch", "won": True}, games=ALL_GAMES)
     assert "Punkteübersicht" in error.rule
 
@@ -416,11 +418,8 @@ def test_kontra_herrenbauer_zaehlt_hoechstens_was_zum_bummerl_fehlt() -> None:
 
 def test_other_games_are_written_in_full_beyond_the_target() -> None:
     """Only the Kontra-Herrenbauer is capped; a Kontrabauernschnapser at 20 writes its 24."""
-    s = score(
-        {"game": "bauernschnapser", "won": True},
-        {"game": "gang", "won": True, "announcer": "Cilli"},
-        {"game": "bauernschnapser", "won": True, "announcer": "Bert"},
-    )
+    s = score({"game": "bauernschnapser", "won": True}, {"game": "gang", "won": True, "announcer": "Cilli"},
+              {"game": "bauernschnapser", "won": True, "announcer": "Bert"})
     assert s.lines[-1].points == {"A": 12, "B": 0}
     assert s.lines[-1].stand == {"A": 24, "B": 9}
 
@@ -521,11 +520,7 @@ def test_example_file_gives_the_bummerl_tally_checked_by_hand() -> None:
     from .conftest import ROOT
 
     out = subprocess.run(
-        [sys.executable, "cli.py", "score", "docs/examples/bauernschnapsen.json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, "cli.py", "score", "docs/examples/bauernschnapsen.json"], cwd=ROOT, capture_output=True, text=True, check=True
     )
     score = json.loads(out.stdout)
     assert score["result"]["bummerl"] == {"A": 1, "B": 2}

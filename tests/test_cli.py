@@ -52,10 +52,7 @@ def test_invalid_sheet_exits_non_zero_and_names_entry_and_rule(tmp_path: Path) -
 
 @pytest.mark.parametrize(
     "content, message",
-    [
-        ("{", "kein gültiges Blatt"),
-        ('{"ruleset": {"id": "skat", "version": 1}, "participants": [{"id": "A", "name": "x"}]}', "Unbekanntes Regelwerk"),
-    ],
+    [("{", "kein gültiges Blatt"), ('{"ruleset": {"id": "skat", "version": 1}, "participants": [{"id": "A", "name": "x"}]}', "Unbekanntes Regelwerk")],
 )
 def test_broken_files_get_a_clear_message(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "kaputt.json"

@@ -429,22 +429,10 @@ def test_regel_6_status_warnt_wenn_weniger_spiele_als_offene_pflichtsoli_bleiben
 
 
 def test_sonderpunkte_grenzen_nennen_die_regel() -> None:
-    refused(
-        add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"fuchs": 3}}), "Regel 20/22", "zwei Füchse"
-    )
-    refused(
-        add(new_sheet(H), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"karlchen": 3}}),
-        "4. Sonderpunkte",
-        "zwei Kreuz-Buben",
-    )
-    refused(
-        add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"herzstich": 2}}),
-        "Regel 20/22",
-        "höchstens einmal",
-    )
-    refused(
-        add(new_sheet(T), "game", re=["p1", "p2"], augen=240, sonderpunkte={"re": {"doppelkopf": 7}}), "Regel 20/22", "40 Augen"
-    )
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"fuchs": 3}}), "Regel 20/22", "zwei Füchse")
+    refused(add(new_sheet(H), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"karlchen": 3}}), "4. Sonderpunkte", "zwei Kreuz-Buben")
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=130, sonderpunkte={"re": {"herzstich": 2}}), "Regel 20/22", "höchstens einmal")
+    refused(add(new_sheet(T), "game", re=["p1", "p2"], augen=240, sonderpunkte={"re": {"doppelkopf": 7}}), "Regel 20/22", "40 Augen")
 
 
 # -- Regel 1: a Runde has 16 (20) games; closing it early needs a note --------------------------------

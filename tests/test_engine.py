@@ -34,11 +34,7 @@ def test_rule_violation_is_a_value_error_naming_entry_and_rule() -> None:
 
 
 def test_correction_replaces_its_target_and_keeps_the_trail() -> None:
-    sheet = sheet_with(
-        game("A", 4),
-        game("B"),
-        Entry(kind="correction", target=1, replacement=Replacement(kind="game", data={"winner": "B", "value": 3})),
-    )
+    sheet = sheet_with(game("A", 4), game("B"), Entry(kind="correction", target=1, replacement=Replacement(kind="game", data={"winner": "B", "value": 3})))
     score = WATTEN.score(sheet)
     assert [line.entry for line in score.lines] == [1, 2]
     assert score.lines[0].points == {"A": 0, "B": 3} and score.lines[0].corrected_by == (3,)
@@ -105,9 +101,7 @@ def test_close_signs_the_sheet_and_only_corrections_follow() -> None:
     with pytest.raises(RuleViolation, match="abgeschlossen") as info:
         WATTEN.check(closed, game("B"))
     assert info.value.entry == 3
-    corrected = closed.with_entry(
-        Entry(kind="correction", target=1, replacement=Replacement(kind="game", data={"winner": "B", "value": 2}))
-    )
+    corrected = closed.with_entry(Entry(kind="correction", target=1, replacement=Replacement(kind="game", data={"winner": "B", "value": 2})))
     assert WATTEN.score(corrected).totals == {"A": 0, "B": 2}
     reopened = closed.with_entry(Entry(kind="void", target=2, reason="falsch unterschrieben"))
     assert not WATTEN.score(reopened).status.closed

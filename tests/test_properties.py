@@ -30,10 +30,7 @@ entries = st.one_of(
 def sheets(draw: st.DrawFn) -> Sheet:
     """A valid sheet: random entries, each kept only if the rules accept it (as the app does)."""
     start_a, start_b = draw(st.lists(st.integers(1, 50), min_size=2, max_size=2, unique=True))
-    teams = (
-        Participant(id="A", name="Sautreiber", start_number=start_a),
-        Participant(id="B", name="Kartlbrüder", start_number=start_b),
-    )
+    teams = (Participant(id="A", name="Sautreiber", start_number=start_a), Participant(id="B", name="Kartlbrüder", start_number=start_b))
     sheet = WATTEN.new_sheet(teams, SheetContext(round_label="Durchgang", round=1))
     for entry in draw(st.lists(entries, max_size=60)):
         try:
@@ -79,9 +76,7 @@ def test_correcting_an_entry_with_its_own_data_changes_no_totals(sheet: Sheet, d
     if not games:
         return
     number, entry = data.draw(st.sampled_from(games))
-    corrected = sheet.with_entry(
-        Entry(kind="correction", target=number, replacement=Replacement(kind=entry.kind, data=entry.data))
-    )
+    corrected = sheet.with_entry(Entry(kind="correction", target=number, replacement=Replacement(kind=entry.kind, data=entry.data)))
     before, after = WATTEN.score(sheet), WATTEN.score(corrected)
     assert after.totals == before.totals and after.status == before.status and after.result == before.result
     line = next(line for line in after.lines if line.entry == number)

@@ -26,16 +26,11 @@ P = ("p1", "p2", "p3", "p4")
 
 
 def players(seats: tuple[int, ...] = (1, 2, 3, 4)) -> list[Participant]:
-    return [
-        Participant(id=pid, name=name, seat=seat, start_number=10 + i)
-        for i, (pid, name, seat) in enumerate(zip(P, NAMES, seats, strict=True))
-    ]
+    return [Participant(id=pid, name=name, seat=seat, start_number=10 + i) for i, (pid, name, seat) in enumerate(zip(P, NAMES, seats, strict=True))]
 
 
 def sheet(*games: dict[str, Any], spiele: int = 32, close: dict[str, Any] | None = None, **options: Any) -> Sheet:
-    base = RULESET.new_sheet(
-        players(), SheetContext(round_label="Serie", round=1, table=1, written_by="p1"), {"spiele": spiele, **options}
-    )
+    base = RULESET.new_sheet(players(), SheetContext(round_label="Serie", round=1, table=1, written_by="p1"), {"spiele": spiele, **options})
     entries = [Entry(kind="game", data=g) for g in games]
     if close is not None:
         entries.append(Entry(kind="close", data=close))
@@ -99,9 +94,7 @@ def test_tabelle_durch_ist_schwarz() -> None:
     assert points(ruf(gewonnen=True, stufe="durch")) == points(ruf(gewonnen=True, stufe="schwarz")) == (3, 3, -3, -3)
 
 
-@pytest.mark.parametrize(
-    "art", [{"spiel": "solo", "farbe": "herz"}, {"spiel": "wenz"}, {"spiel": "farbwenz", "farbe": "schellen"}]
-)
+@pytest.mark.parametrize("art", [{"spiel": "solo", "farbe": "herz"}, {"spiel": "wenz"}, {"spiel": "farbwenz", "farbe": "schellen"}])
 @pytest.mark.parametrize(
     ("level", "expected"),
     [
@@ -361,11 +354,8 @@ def test_reuegeld_verlorene_spritze_auf_ein_rufspiel_50_cent() -> None:
 
 
 def test_reuegeld_verlorenes_solo_wenz_farbwenz_1_euro() -> None:
-    games = [
-        solo(gewonnen=False),
-        {"spiel": "wenz", "spieler": "p2", "gewonnen": False},
-        {"spiel": "farbwenz", "farbe": "eichel", "spieler": "p3", "tout": True, "gewonnen": False},
-    ]
+    games = [solo(gewonnen=False), {"spiel": "wenz", "spieler": "p2", "gewonnen": False},
+             {"spiel": "farbwenz", "farbe": "eichel", "spieler": "p3", "tout": True, "gewonnen": False}]
     assert reuegeld(*games) == (100, 100, 100, 0)
 
 
@@ -418,10 +408,7 @@ def test_ergebnis_ist_tischpunkte_plus_spielpunkte() -> None:
     s = score(solo(gewonnen=True), ruf(spieler="p3", partner="p4", gewonnen=True), spiele=2, close={"signed_by": "Anna"})
     r = result(s)
     assert {p: (r.spieler[p].tischpunkte, r.spieler[p].ergebnis) for p in P} == {
-        "p1": (40, 45),
-        "p2": (10, 7),
-        "p3": (25, 24),
-        "p4": (25, 24),
+        "p1": (40, 45), "p2": (10, 7), "p3": (25, 24), "p4": (25, 24)
     }
     assert sum(x.ergebnis for x in r.spieler.values()) == 100
     assert r.abgeschlossen and r.unterschrieben_von == "Anna"
@@ -512,9 +499,7 @@ def test_ein_spieler_zweimal_abgelehnt() -> None:
 
 
 def test_namensvettern_mit_startnummern_duerfen_am_tisch_sitzen() -> None:
-    namesakes = [
-        Participant(id=f"x{i}", name=n, start_number=i + 1) for i, n in enumerate(["Hans Huber", "Bernd", "Carla", "Hans Huber"])
-    ]
+    namesakes = [Participant(id=f"x{i}", name=n, start_number=i + 1) for i, n in enumerate(["Hans Huber", "Bernd", "Carla", "Hans Huber"])]
     assert len(RULESET.new_sheet(namesakes).participants) == 4
 
 
@@ -600,13 +585,7 @@ def test_turnierstand_zaehlt_nur_abgeschlossene_serien() -> None:
 
 def test_describe_lists_options_in_german() -> None:
     info = RULESET.describe()
-    assert {o["name"] for o in info["options"]} == {
-        "spiele",
-        "erster_geber",
-        "fehler_tout_einfach",
-        "reuegeld_rufspiel",
-        "reuegeld_solo",
-    }
+    assert {o["name"] for o in info["options"]} == {"spiele", "erster_geber", "fehler_tout_einfach", "reuegeld_rufspiel", "reuegeld_solo"}
     assert all(o["description"] for o in info["options"])
     assert info["entry_kinds"] == ["close", "correction", "game", "void"]
 
@@ -629,10 +608,7 @@ def test_the_example_serie_hand_checked() -> None:
     example = Sheet.from_json((ROOT / "docs" / "examples" / "schafkopf-turnier.json").read_bytes())
     r = result(RULESET.score(example))
     assert {p: (x.spielpunkte, x.tischpunkte, x.ergebnis) for p, x in r.spieler.items()} == {
-        "p1": (-3, 30, 27),
-        "p2": (-8, 20, 12),
-        "p3": (-12, 10, -2),
-        "p4": (23, 40, 63),
+        "p1": (-3, 30, 27), "p2": (-8, 20, 12), "p3": (-12, 10, -2), "p4": (23, 40, 63)
     }
     assert r.spiele == 32 and r.abgeschlossen and r.reuegeld_tisch == "8,00 €"
 
@@ -728,6 +704,4 @@ def test_abschluss_unterschreibt_der_listenfuehrer_auch_mit_namen_oder_platz(wri
     assert "Listenführer" in info.value.message and "nicht Bernd" in info.value.message
     right = "Sepp Huber" if written_by == "Sepp Huber" else "Carla"
     assert RULESET.score(keeper.with_entry(Entry(kind="close", data={"signed_by": right}))).status.closed
-    assert RULESET.score(
-        keeper.with_entry(Entry(kind="close", data={"signed_by": "Bernd", "override": "Aufsicht"}))
-    ).status.closed
+    assert RULESET.score(keeper.with_entry(Entry(kind="close", data={"signed_by": "Bernd", "override": "Aufsicht"}))).status.closed

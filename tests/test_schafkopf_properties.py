@@ -61,7 +61,12 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
             game["stiche"] = draw(st.integers(1, 7))
     if draw(st.booleans()):
         spritze: dict[str, Any] = {"von": draw(st.sampled_from(gegner))}
-        if not tout and fall in (None, "fortgesetzt") and game.get("gewonnen") is True and game.get("stufe") == "schneider":
+        if (
+            not tout
+            and fall in (None, "fortgesetzt")
+            and game.get("gewonnen") is True
+            and game.get("stufe") == "schneider"
+        ):
             spritze["unberechtigt"] = draw(st.booleans())
         game["spritze"] = spritze
     if fall is not None:
@@ -70,10 +75,7 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
 
 
 def serie(game_list: list[dict[str, Any]], close: bool) -> Sheet:
-    people = [
-        Participant(id=p, name=n, seat=i + 1)
-        for i, (p, n) in enumerate(zip(P, ["Anna", "Bernd", "Carla", "Dieter"], strict=True))
-    ]
+    people = [Participant(id=p, name=n, seat=i + 1) for i, (p, n) in enumerate(zip(P, ["Anna", "Bernd", "Carla", "Dieter"], strict=True))]
     sheet = RULESET.new_sheet(people, SheetContext(round_label="Serie", written_by="p2"), {"spiele": max(len(game_list), 1)})
     entries = [Entry(kind="game", data=g) for g in game_list]
     if close:

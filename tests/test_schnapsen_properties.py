@@ -45,9 +45,7 @@ def _announcer(who: str, seats: tuple[str, ...], rufer: int, pick: int) -> str:
     return seats[pick % n]
 
 
-def _build(
-    ruleset: Any, participants: tuple[Participant, ...], seats: tuple[str, ...], choices: list[Any], options: dict[str, Any]
-) -> Sheet:
+def _build(ruleset: Any, participants: tuple[Participant, ...], seats: tuple[str, ...], choices: list[Any], options: dict[str, Any]) -> Sheet:
     sheet = ruleset.new_sheet(participants, options=options)
     for index, (game, pick, won, augen, spritze, herz) in enumerate(choices):
         if ruleset is TALON and CATALOGUE[game].teams_only:

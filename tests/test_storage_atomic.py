@@ -271,9 +271,7 @@ json_values = st.recursive(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(writes=st.lists(st.dictionaries(st.text(max_size=8), json_values, max_size=5), min_size=1, max_size=5))
-def test_property_the_storage_reads_back_exactly_the_last_write(
-    tmp_path_factory: pytest.TempPathFactory, writes: list[dict]
-) -> None:  # type: ignore[type-arg]
+def test_property_the_storage_reads_back_exactly_the_last_write(tmp_path_factory: pytest.TempPathFactory, writes: list[dict]) -> None:  # type: ignore[type-arg]
     path = tmp_path_factory.mktemp("atomic") / "f.json"
     for data in writes:
         AtomicJSONStorage(path).write(data)

@@ -213,9 +213,7 @@ def test_cli_export_and_import_with_data_dir_before_or_after_the_command(
     assert SheetStore(tmp_path / "c").open(sheet.id) == store.open(sheet.id)
 
 
-def test_cli_data_dir_from_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cli_data_dir_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     watten(SheetStore(tmp_path / "env"), games="A")
     monkeypatch.setenv("TISCHBLOCK_DATA_DIR", str(tmp_path / "env"))
     assert cli.main(["export", str(tmp_path / "b.json")]) == 0
@@ -292,9 +290,7 @@ def test_a_backup_of_a_newer_storage_schema_says_update_the_app_not_invalid_shee
     assert target.list_sheets() == []
 
 
-def test_a_backup_of_an_older_storage_schema_is_migrated_like_a_stored_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_backup_of_an_older_storage_schema_is_migrated_like_a_stored_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Sheets in a backup of an older schema go through the same migrations as stored files."""
     from storage import SCHEMA_VERSION, schema
     from storage.backup import _checksum
@@ -394,16 +390,12 @@ def test_two_diverging_copies_imported_at_the_same_clock_reading_are_both_kept(
     assert sorted(kept, key=str) == [{"winner": "A"}, {"winner": "B"}]
 
 
-def test_a_maliciously_deep_backup_gives_a_clear_message_not_a_traceback(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_maliciously_deep_backup_gives_a_clear_message_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A crafted backup nesting 100000 objects made json.loads raise RecursionError, which no
     one caught: 'tischblock import' ended in a Python traceback. It is a damaged backup like
     any other: a German message, exit 1, nothing imported."""
     depth = 100_000
-    (tmp_path / "deep.json").write_text(
-        '{"format": "tischblock-backup", "sheets": [' + '{"a":' * depth + "1" + "}" * depth + "]}"
-    )
+    (tmp_path / "deep.json").write_text('{"format": "tischblock-backup", "sheets": [' + '{"a":' * depth + "1" + "}" * depth + "]}")
     target = new_store(tmp_path, "target")
     kept = watten(target, games="AB")
     before = snapshot(target.root)

@@ -33,7 +33,6 @@ KILLS = 500
 SEED = 20261122
 TEAMS = [Participant(id="A", name="Sautreiber", start_number=2), Participant(id="B", name="Kartlbrüder", start_number=9)]
 
-
 def _ack(fd: int, record: dict[str, Any]) -> None:
     os.write(fd, (json.dumps(record) + "\n").encode())
 
@@ -179,9 +178,7 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
         assert checker.damaged() == [], f"round {round_number}: files were damaged: {checker.damaged()}"
         assert checker.warnings == []
     elapsed = time.monotonic() - started
-    print(
-        f"{KILLS} kills, {total_acks} acknowledged operations, {len(acked)} sheets, {interrupted} kills in the middle of a write, {elapsed:.1f} s"
-    )
+    print(f"{KILLS} kills, {total_acks} acknowledged operations, {len(acked)} sheets, {interrupted} kills in the middle of a write, {elapsed:.1f} s")
     assert total_acks > KILLS, "the writer hardly wrote anything: the test would prove nothing"
     assert interrupted > 10, "hardly any kill hit a write: the test would prove nothing"
     assert len(acked) > 3, "the writer never got to start new sheets"

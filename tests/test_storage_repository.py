@@ -247,9 +247,7 @@ operations = st.lists(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations)
-def test_property_the_store_holds_exactly_what_was_accepted(
-    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, object]]
-) -> None:
+def test_property_the_store_holds_exactly_what_was_accepted(tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, object]]) -> None:
     """Whatever is appended (and accepted by the rules) reads back identically, scores the same,
     survives a JSON backup round trip, and what the rules refuse leaves no trace."""
     from storage import export_backup, import_backup

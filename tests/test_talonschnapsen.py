@@ -62,7 +62,7 @@ def test_normales_spiel_braucht_die_augen() -> None:
 
 
 def test_schnapser_mit_vier_stichen_zaehlt_sechs() -> None:
-    """ "Der Schnapser beim Talonschnapsen besteht aus 4 Stichen"; points as in Bauernschnapsen: 6."""
+    """"Der Schnapser beim Talonschnapsen besteht aus 4 Stichen"; points as in Bauernschnapsen: 6."""
     s = score({"game": "schnapser", "won": True})
     assert s.totals == {"F": 6, "G": 0, "H": 0}
     assert "vier Stiche" in s.lines[0].explanation[0].text
@@ -75,14 +75,14 @@ def test_schnapser_nur_der_rufer() -> None:
 
 
 def test_farbenring_mit_allen_sechs_stichen() -> None:
-    """ "Beim Farbenring hat der Spieler alle 5 Karten einer bestimmten Farbe und muss alle 6 Stiche machen"."""
+    """"Beim Farbenring hat der Spieler alle 5 Karten einer bestimmten Farbe und muss alle 6 Stiche machen"."""
     s = score({"game": "farbenringerl", "announcer": "H", "won": True})
     assert s.totals["H"] == 18
     assert "alle sechs Stiche" in s.lines[0].explanation[0].text
 
 
 def test_kontraspiele_sagt_ein_anderer_als_der_atout_rufer() -> None:
-    """ "Bei Kontra-Spielen bekommt den Talon der Figur-Rufende, der Atout-Rufende spielt aus und spielt
+    """"Bei Kontra-Spielen bekommt den Talon der Figur-Rufende, der Atout-Rufende spielt aus und spielt
     mit dem dritten Mitspieler gegen die Figur"."""
     s = score({"game": "kontraschnapser", "announcer": "G", "won": False})
     assert s.totals == {"F": 12, "G": 0, "H": 12}
@@ -91,7 +91,7 @@ def test_kontraspiele_sagt_ein_anderer_als_der_atout_rufer() -> None:
 
 
 def test_schnapser_zusammen_gibt_es_ohne_partner_nicht() -> None:
-    """ "Schnapser zusammen" needs the Rufer's partner: Talonschnapsen has none."""
+    """"Schnapser zusammen" needs the Rufer's partner: Talonschnapsen has none."""
     error = refused({"game": "schnapser-zusammen", "announcer": "G", "won": True})
     assert error.rule == "Punkteübersicht"
     with pytest.raises(RuleViolation) as info:
@@ -120,7 +120,7 @@ def test_rufer_geht_reihum_nach_den_plaetzen() -> None:
 
 @pytest.mark.parametrize(("level", "points"), [(1, 12), (2, 24), (3, 48)])
 def test_flecken_auch_beim_talonschnapsen(level: int, points: int) -> None:
-    """ "Flecken ist auch beim Talonschnapsen möglich": x2, x4, x8."""
+    """"Flecken ist auch beim Talonschnapsen möglich": x2, x4, x8."""
     s = score({"game": "schnapser", "won": False, "spritze": level}, target=99)
     assert s.totals == {"F": 0, "G": points, "H": points}
 
@@ -134,7 +134,7 @@ def test_spritze_x16_refused() -> None:
 
 
 def test_bummerl_hat_wer_die_wenigsten_punkte_hat() -> None:
-    """ "Es hat immer derjenige ein Bummerl ..., der die wenigsten Punkte von den dreien hat"."""
+    """"Es hat immer derjenige ein Bummerl ..., der die wenigsten Punkte von den dreien hat"."""
     s = score(
         {"game": "normal", "won": True, "augen": "ab33"},  # F 1
         {"game": "gang", "announcer": "G", "won": True},  # G 9
@@ -148,7 +148,7 @@ def test_bummerl_hat_wer_die_wenigsten_punkte_hat() -> None:
 
 
 def test_bummerl_bei_gleichstand_haben_beide() -> None:
-    """ "sollten zwei Spieler dieselbe Punktezahl haben, so haben beide ein Bummerl"."""
+    """"sollten zwei Spieler dieselbe Punktezahl haben, so haben beide ein Bummerl"."""
     s = score(
         {"game": "gang", "announcer": "G", "won": False},  # F 9, H 9
         {"game": "bauernschnapser", "announcer": "G", "won": True},  # G 12
@@ -158,7 +158,7 @@ def test_bummerl_bei_gleichstand_haben_beide() -> None:
 
 
 def test_schneider_mit_null_punkten() -> None:
-    """ "ein Bummerl oder Schneider": Schneider (two Bummerl) for a loser with 0 points."""
+    """"ein Bummerl oder Schneider": Schneider (two Bummerl) for a loser with 0 points."""
     s = score({"game": "kontrabauernschnapser", "announcer": "H", "won": True})
     assert s.result.bummerl == {"F": 2, "G": 2, "H": 0}  # type: ignore[attr-defined]
 
@@ -172,7 +172,7 @@ def test_zwei_erreichen_gleichzeitig_24() -> None:
 
 
 def test_regionale_variante_jeder_unter_24_hat_ein_bummerl() -> None:
-    """ "Regionale Variante: Jeder Spieler, der nicht die 24 Punkte erreicht, hat ein Bummerl"."""
+    """"Regionale Variante: Jeder Spieler, der nicht die 24 Punkte erreicht, hat ein Bummerl"."""
     games = (
         {"game": "normal", "won": True, "augen": "unter33"},  # F 2
         {"game": "gang", "announcer": "G", "won": True},  # G 9
@@ -213,11 +213,7 @@ def test_example_file_gives_the_bummerl_tally_checked_by_hand() -> None:
     from .conftest import ROOT
 
     out = subprocess.run(
-        [sys.executable, "cli.py", "score", "docs/examples/talonschnapsen.json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, "cli.py", "score", "docs/examples/talonschnapsen.json"], cwd=ROOT, capture_output=True, text=True, check=True
     )
     score = json.loads(out.stdout)
     assert score["result"]["bummerl"] == {"F": 0, "G": 1, "H": 3}
@@ -227,7 +223,7 @@ def test_example_file_gives_the_bummerl_tally_checked_by_hand() -> None:
 
 @pytest.mark.parametrize("game", TALON_GAMES)
 def test_punkteuebersicht_jedes_spiel_beim_talonschnapsen(game: str) -> None:
-    """ "Die gerufenen Spiele unterscheiden sich ... nicht von denen des 4er- oder Bauernschnapsens":
+    """"Die gerufenen Spiele unterscheiden sich ... nicht von denen des 4er- oder Bauernschnapsens":
     each row's points, alone when made, to each of the two others when failed (Kontra-Herrenbauer: at
     most the 24 the Bummerl needs)."""
     who = CATALOGUE[game].who

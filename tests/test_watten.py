@@ -11,10 +11,7 @@ WATTEN = find_ruleset("watten-turnier")
 
 
 def new_sheet(start_a: int = 2, start_b: int = 9, **options: int) -> Sheet:
-    teams = [
-        Participant(id="A", name="Sautreiber", start_number=start_a),
-        Participant(id="B", name="Kartlbrüder", start_number=start_b),
-    ]
+    teams = [Participant(id="A", name="Sautreiber", start_number=start_a), Participant(id="B", name="Kartlbrüder", start_number=start_b)]
     return WATTEN.new_sheet(teams, SheetContext(round_label="Durchgang", round=1, table=1), options)
 
 
@@ -225,10 +222,7 @@ def test_drei_mannschaften_sind_kein_watten() -> None:
 
 # Regel 13 --------------------------------------------------------------------------------------
 def durchgang(key_a: int, key_b: int, *entries: tuple[str, dict], round: int = 1) -> Sheet:
-    teams = [
-        Participant(id="A", name=f"Team {key_a}", start_number=key_a),
-        Participant(id="B", name=f"Team {key_b}", start_number=key_b),
-    ]
+    teams = [Participant(id="A", name=f"Team {key_a}", start_number=key_a), Participant(id="B", name=f"Team {key_b}", start_number=key_b)]
     return play(WATTEN.new_sheet(teams, SheetContext(round_label="Durchgang", round=round)), *entries)
 
 
