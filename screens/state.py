@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import flet as ft
-from pydantic import ValidationError
 
 from scoring import RuleViolation, Score, Sheet, UnknownRuleset, all_rulesets, find_ruleset
-from scoring.engine import german_validation_message
+from scoring.messages import SheetInputError, explain, parse_sheet
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
@@ -79,15 +78,15 @@ class ExampleState:
         self.sheet, self.score, self.error, self.expanded = None, None, None, set()
         try:
             ruleset = find_ruleset(ruleset_id)
-            sheet = Sheet.from_json((self.examples_dir / f"{ruleset_id}.json").read_bytes())
+            sheet = parse_sheet((self.examples_dir / f"{ruleset_id}.json").read_bytes(), source=f"{ruleset_id}.json")
             self.score = ruleset.score(sheet)
             self.sheet = sheet
         except UnknownRuleset as error:
             self.error = str(error)
         except FileNotFoundError:
             self.error = f"Für '{ruleset_id}' gibt es kein Beispielblatt."
-        except ValidationError as error:
-            self.error = f"Das Beispielblatt ist beschädigt: {german_validation_message(error)}"
+        except SheetInputError as error:
+            self.error = f"Das Beispielblatt ist beschädigt: {explain(error)}"
         except RuleViolation as error:
             self.error = f"Das Beispielblatt verletzt eine Regel: {error}"
 
