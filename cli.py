@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from scoring import Score, Sheet, all_rulesets, find_ruleset, score_sheet
 from scoring.limits import MAX_SHEET_BYTES
-from scoring.messages import explain, parse_sheet
+from scoring.messages import explain, one_line, parse_sheet
 
 if TYPE_CHECKING:
     from storage import SheetStore
@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except CliError as error:
-        print(f"Fehler: {error}", file=sys.stderr)
+        print(f"Fehler: {one_line(str(error))}", file=sys.stderr)
         return error.code
     except ValueError as error:  # RuleViolation, UnknownRuleset, a refused value: the message says what and where
         print(f"Fehler: {explain(error)}", file=sys.stderr)

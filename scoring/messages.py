@@ -177,8 +177,13 @@ def field_label(loc: Sequence[str | int]) -> str:
 # -- showing a value ------------------------------------------------------------------------------------
 
 
+def one_line(text: str) -> str:
+    """``text`` with every control character and lone surrogate escaped (``\n``, ``\ud800``): a message stays one line."""
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def _short(text: str, limit: int = 40) -> str:
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    text = one_line(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -476,8 +481,8 @@ def explain(error: BaseException, *, source: str | None = None) -> str:
     """
     if isinstance(error, SheetInputError):
         if error.source is None and source is not None:
-            return f"{source} ist {error.reason}"
-        return str(error)
+            return one_line(f"{source} ist {error.reason}")
+        return one_line(str(error))
     if isinstance(error, ValidationError):
         text = validation_message(error)
     elif isinstance(error, json.JSONDecodeError):
@@ -492,4 +497,4 @@ def explain(error: BaseException, *, source: str | None = None) -> str:
         text = f"kann nicht gelesen werden: {error.strerror or error}"
     else:
         text = str(error) or type(error).__name__
-    return f"{source}: {text}" if source else text
+    return one_line(f"{source}: {text}" if source else text)
