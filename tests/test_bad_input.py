@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -265,3 +266,62 @@ def test_a_backup_is_still_imported_whole(capsys: pytest.CaptureFixture[str], tm
     path.write_text(json.dumps(copy.deepcopy(backup)), encoding="utf-8")
     code, out, err = run_cli(capsys, "--data-dir", str(tmp_path / "neu"), "import", str(path))
     assert code == 0 and "1 neu" in out, err
+
+
+# -- a few real processes, as a user runs the command --------------------------------------------------------
+
+
+def test_real_processes_refuse_in_one_line_and_in_time(tmp_path: Path, backup: dict[str, Any]) -> None:
+    """The worst inputs of the issue through the installed ``tischblock`` script, each its own process."""
+    from .test_cli import tischblock
+
+    spritze = example("bauernschnapsen")
+    spritze["entries"][1]["data"]["spritze"] = 10**41
+    write(tmp_path / "spritze.json", spritze)
+    (tmp_path / "kaputt.json").write_bytes(b"\xff\xfe\x00")
+    backup["sheets"][0]["sheet"]["participants"][0]["name"] = "\ud800"
+    (tmp_path / "sicherung.json").write_text(json.dumps(backup), encoding="utf-8")
+    runs = [
+        (("score", "spritze.json"), "Eintrag 2"),
+        (("score", "kaputt.json"), "keine UTF-8-Datei"),
+        (("--data-dir", "daten", "import", "sicherung.json"), "Teilnehmer 1, Name"),
+    ]
+    for args, expected in runs:
+        started = time.monotonic()
+        done = tischblock(*args, cwd=tmp_path)
+        assert time.monotonic() - started < 10, args  # a process start included; the hang was endless
+        assert done.returncode == 1 and done.stdout == "", (args, done.stdout, done.stderr)
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Fehler: ") and expected in lines[0], done.stderr
+    assert not (tmp_path / "daten" / "sheets").exists() or not any((tmp_path / "daten" / "sheets").iterdir())
+
+
+# -- the table of messages -------------------------------------------------------------------------------------
+
+
+def test_the_table_of_messages_is_current_and_readable() -> None:
+    """``docs/fehlermeldungen.md`` is what the command prints now (regenerate: ``cog -r``), and each
+    message there is one readable German line naming the file, without the file's field names."""
+    import subprocess
+    import sys
+
+    from .conftest import checkout_env
+
+    done = subprocess.run(
+        [sys.executable, "-m", "cogapp", "--check", "docs/fehlermeldungen.md"],
+        cwd=ROOT,
+        env=checkout_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, (
+        f"docs/fehlermeldungen.md is stale; run `.venv/bin/cog -r docs/fehlermeldungen.md`:\n{done.stdout}{done.stderr}"
+    )
+    table = (ROOT / "docs" / "fehlermeldungen.md").read_text(encoding="utf-8")
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "`Fehler: " in line]
+    assert len(rows) >= 12
+    for row in rows:
+        message = row.split("`")[1]
+        assert message.startswith("Fehler: blatt.json") and len(message) < 300, message
+        assert not re.search(r"entries|participants|\bdata\b|Input should|Field required|\.\d+\.", message), message
