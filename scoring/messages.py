@@ -160,7 +160,9 @@ def field_label(loc: Sequence[str | int]) -> str:
             parts.append(f"Option '{following}'")
             index += 2
             continue
-        if isinstance(part, int):
+        if part == "id" and not parts and len(items) == 1:
+            parts.append("Blatt-ID")
+        elif isinstance(part, int):
             parts.append(f"Nr. {part + 1}")
         elif part in FIELD_NAMES:
             parts.append(FIELD_NAMES[part])
@@ -320,7 +322,8 @@ def _one(item: Mapping[str, Any], model: type[BaseModel] | None, doc: Any, prefi
     if kind in ("list_type", "tuple_type", "iterable_type"):
         return f"{label} muss eine Liste [...] sein, nicht {_type_name(given)}"
     if kind in ("literal_error", "enum"):
-        return f"{label} ist {shown(given)}; erlaubt: {ctx.get('expected', '?')}"
+        expected = str(ctx.get("expected", "?")).replace(" or ", " oder ")
+        return f"{label} ist {shown(given)}; erlaubt: {expected}"
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         low, high = _bounds(field)
         hint = FIELD_HINTS.get(name) or (field.description if field else None)
@@ -346,7 +349,7 @@ def _one(item: Mapping[str, Any], model: type[BaseModel] | None, doc: Any, prefi
             )
         return f"{label}: {shown(given)} ist keine gültige Kennung (Buchstaben, Ziffern und _ . -, höchstens 40 Zeichen)"
     if kind in ("uuid_parsing", "uuid_type", "uuid_version"):
-        return f"{label}: {shown(given)} ist keine gültige Blatt-ID (UUID)"
+        return f"{label}: {shown(given)} ist keine gültige UUID (z. B. 3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f)"
     if kind.startswith(("datetime", "date", "time")):
         return f"{label}: {shown(given)} ist keine gültige Zeit (z. B. 2026-11-23T20:15:00Z)"
     return f"{label} ist ungültig ({shown(given)})"
@@ -373,7 +376,8 @@ def validation_message(
             seen.append(text)
     if not seen:
         return "ungültige Eingabe"
-    more = f"; und {len(seen) - limit} weitere Fehler" if len(seen) > limit else ""
+    rest = len(seen) - limit
+    more = "; und ein weiterer Fehler" if rest == 1 else (f"; und {rest} weitere Fehler" if rest > 1 else "")
     return "; ".join(seen[:limit]) + more
 
 

@@ -325,3 +325,81 @@ def test_the_table_of_messages_is_current_and_readable() -> None:
         message = row.split("`")[1]
         assert message.startswith("Fehler: blatt.json") and len(message) < 300, message
         assert not re.search(r"entries|participants|\bdata\b|Input should|Field required|\.\d+\.", message), message
+
+
+# -- the plain API the host will use ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "loc, label",
+    [
+        (("participants", 1), "Teilnehmer 2"),
+        (("participants", 1, "name"), "Teilnehmer 2, Name"),
+        (("entries", 6, "data", "spritze"), "Eintrag 7, Spritze"),
+        (("entries", 6, "kind"), "Eintrag 7, Art"),
+        (("entries", 3, "replacement", "data", "sonderpunkte", "re", "fuchs"), "Eintrag 4, Ersatz, Sonderpunkte, Re, Füchse"),
+        (("sheets", 0, "sheet", "entries", 2, "reason"), "Blatt 1, Eintrag 3, Grund"),
+        (("ruleset", "options", "target"), "Regelwerk, Option 'target'"),
+        (("id",), "Blatt-ID"),
+    ],
+)
+def test_fields_are_named_as_a_player_calls_them(loc: tuple[str | int, ...], label: str) -> None:
+    from scoring.messages import field_label
+
+    assert field_label(loc) == label
+
+
+def test_parse_sheet_and_explain_are_the_plain_api() -> None:
+    from pydantic import ValidationError
+
+    from scoring import RuleViolation, UnknownRuleset
+    from scoring.messages import SheetInputError, explain, parse_sheet
+
+    for path in sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".score.json")):
+        assert isinstance(parse_sheet(path.read_bytes(), source=path.name), Sheet)
+    with pytest.raises(SheetInputError) as info:
+        parse_sheet(b"[]", source="Handy 3")
+    assert (
+        isinstance(info.value, ValueError) and str(info.value) == "Handy 3 ist kein gültiges Blatt: eine Liste statt eines Blatts"
+    )
+    assert explain(info.value) == str(info.value)
+    with pytest.raises(ValidationError) as invalid:
+        Participant(id="A", name="")
+    assert explain(invalid.value, source="Eingabe") == "Eingabe: Name ist leer"
+    assert explain(RuleViolation("Regel 8", "gspannt", entry=3), source="b.json") == "b.json: Eintrag 3: Regel 8: gspannt"
+    assert explain(UnknownRuleset("Unbekanntes Regelwerk 'skat'")) == "Unbekanntes Regelwerk 'skat'"
+    assert explain(json.JSONDecodeError("Expecting ',' delimiter", '{"a": 1 "b"}', 8)) == (
+        "kein gültiges JSON: hier fehlt ein Komma (Zeile 1, Spalte 9)"
+    )
+    assert "keine UTF-8-Datei" in explain(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"))
+    assert explain(FileNotFoundError(2, "No such file or directory"), source="a.json") == (
+        "a.json: kann nicht gelesen werden: No such file or directory"
+    )
+
+
+def test_the_engine_keeps_german_validation_message_for_other_branches() -> None:
+    from pydantic import ValidationError
+
+    from scoring.engine import german_validation_message
+
+    with pytest.raises(ValidationError) as info:
+        Sheet.model_validate({"ruleset": {"id": "watten-turnier", "version": 1}, "participants": ["A"]})
+    assert german_validation_message(info.value).startswith("Teilnehmer 1 muss ein Objekt {...} sein, nicht ein Text")
+
+
+def test_a_sheet_never_grows_beyond_its_limit(tmp_path: Path) -> None:
+    from scoring import Entry
+    from scoring.limits import MAX_ENTRIES
+
+    ruleset = find_ruleset("talonschnapsen")
+    sheet = ruleset.new_sheet([Participant(id=p, name=p) for p in "FGH"])
+    game = Entry(kind="game", data={"game": "normal", "won": True, "augen": "ab33"})
+    full = sheet.model_copy(update={"entries": (game,) * (MAX_ENTRIES + 1)})
+    with pytest.raises(ValueError, match=f"höchstens {MAX_ENTRIES} Einträge"):
+        ruleset.score(full)
+    store = SheetStore(tmp_path / "s", device="test")
+    store.create(sheet.model_copy(update={"entries": (game,) * MAX_ENTRIES}))
+    before = snapshot(store.root)
+    with pytest.raises(ValueError, match="Eintrag 2001"):
+        store.add_game(sheet.id, {"game": "normal", "won": True, "augen": "ab33"})
+    assert snapshot(store.root) == before
