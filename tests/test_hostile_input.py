@@ -18,6 +18,7 @@ import contextlib
 import copy
 import io
 import json
+import os
 import re
 import tempfile
 import time
@@ -40,7 +41,10 @@ from .conftest import ROOT
 
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").glob("*.json") if not p.name.endswith(".score.json"))
 DOCS = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in EXAMPLES}
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
+#: ``TISCHBLOCK_FUZZ_EXAMPLES=2000`` for a long hunt; 40 keeps this file under a minute.
+SETTINGS = settings(
+    max_examples=int(os.environ.get("TISCHBLOCK_FUZZ_EXAMPLES", "40")), deadline=None, suppress_health_check=list(HealthCheck)
+)
 
 #: Words of pydantic's or Python's English messages: a refusal a player reads never has them.
 ENGLISH = re.compile(r"Input should|Field required|validation error|Value error|Traceback|Extra inputs|unexpected|object has no")
