@@ -403,3 +403,14 @@ def test_a_sheet_never_grows_beyond_its_limit(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="Eintrag 2001"):
         store.add_game(sheet.id, {"game": "normal", "won": True, "augen": "ab33"})
     assert snapshot(store.root) == before
+
+
+def test_talonschnapsen_refuses_a_name_that_is_another_players_key() -> None:
+    """Talonschnapsen keys are the participant ids: a player called "G" while another's id is G."""
+    ruleset = find_ruleset("talonschnapsen")
+    sheet = ruleset.new_sheet(
+        [Participant(id="F", name="G"), Participant(id="G", name="Gerti"), Participant(id="H", name="Hans")]
+    )
+    assert ruleset.score(sheet.with_entry(_game("gang", "Gerti", won=True))).totals == {"F": 0, "G": 9, "H": 0}
+    with pytest.raises(ValueError, match=r"mehrdeutig.*'F' oder 'Gerti'"):
+        ruleset.score(sheet.with_entry(_game("gang", "G", won=True)))
