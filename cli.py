@@ -22,10 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
-from scoring import RuleViolation, Score, Sheet, UnknownRuleset, all_rulesets, find_ruleset, score_sheet
-from scoring.engine import german_validation_message
+from scoring import Score, Sheet, all_rulesets, find_ruleset, score_sheet
+from scoring.limits import MAX_SHEET_BYTES
+from scoring.messages import explain, one_line, parse_sheet
 
 if TYPE_CHECKING:
     from storage import SheetStore
@@ -44,20 +43,33 @@ class CliError(Exception):
 
 
 def load_sheet(name: str) -> Sheet:
-    """Read a sheet file; a missing file exits 2, a file that is no valid sheet exits 1."""
+    """Read a sheet file; a missing file exits 2, a file that is no valid sheet exits 1 (``messages.parse_sheet``)."""
     path = Path(name)
     try:
-        return Sheet.from_json(path.read_bytes())
+        size = path.stat().st_size
+        if size > MAX_SHEET_BYTES:  # never read a huge file only to refuse it
+            raise CliError(f"{path} ist zu groß ({size // 1024} KB; höchstens {MAX_SHEET_BYTES // 1024} KB)")
+        data = path.read_bytes()
     except OSError as error:
-        raise CliError(f"{path} kann nicht gelesen werden: {error.strerror}", code=2) from None
-    except ValidationError as error:
-        raise CliError(f"{path} ist kein gültiges Blatt: {german_validation_message(error)}") from None
+        raise CliError(f"{path} kann nicht gelesen werden: {error.strerror or error}", code=2) from None
+    try:
+        return parse_sheet(data, source=str(path))
+    except ValueError as error:
+        raise CliError(explain(error, source=str(path))) from None
+
+
+def scored(sheet: Sheet, source: str) -> Score:
+    """The sheet's score; a sheet its ruleset refuses exits 1 with the file, the entry and the rule."""
+    try:
+        return score_sheet(sheet)
+    except ValueError as error:  # RuleViolation, UnknownRuleset
+        raise CliError(explain(error, source=source)) from None
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Score a sheet file; exit 1 with a message naming entry and rule if it is invalid."""
     sheet = load_sheet(args.sheet)
-    score = score_sheet(sheet)
+    score = scored(sheet, args.sheet)
     if args.text:
         print(score_text(sheet, score))
     else:
@@ -92,6 +104,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
     ids = {sheet.ruleset.id for sheet in sheets}
     if len(ids) != 1:
         raise CliError(f"die Blätter gehören zu verschiedenen Regelwerken: {', '.join(sorted(ids))}")
+    for name, sheet in zip(args.sheets, sheets, strict=True):
+        scored(sheet, name)  # a broken sheet is named by its file
     ruleset = find_ruleset(ids.pop())
     standings = getattr(ruleset, "standings", None)
     if standings is None:
@@ -167,7 +181,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         store = _store(args)
         report = import_backup(store, Path(args.file))
     except StorageError as error:
-        print(f"Fehler: {error}", file=sys.stderr)
+        print(f"Fehler: {explain(error)}", file=sys.stderr)
         return 1
     print(f"{args.file} eingelesen nach {store.root}: {report.summary()}")
     for item in report.items:
@@ -218,14 +232,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every refusal is one German line ``Fehler: ...`` on stderr, never a traceback."""
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
     except CliError as error:
-        print(f"Fehler: {error}", file=sys.stderr)
+        print(f"Fehler: {one_line(str(error))}", file=sys.stderr)
         return error.code
-    except (RuleViolation, UnknownRuleset) as error:
-        print(f"Fehler: {error}", file=sys.stderr)
+    except ValueError as error:  # RuleViolation, UnknownRuleset, a refused value: the message says what and where
+        print(f"Fehler: {explain(error)}", file=sys.stderr)
+        return 1
+    except Exception as error:  # a defect of Tischblock, not of the input: still one line, and nothing was changed
+        print(f"Fehler: unerwarteter Fehler ({type(error).__name__}: {explain(error)}); bitte melden", file=sys.stderr)
         return 1
 
 

@@ -25,6 +25,7 @@ from .engine import (
     UnknownRuleset,
     effective_entries,
 )
+from .messages import SheetInputError, explain, parse_sheet
 from .model import Entry, Participant, Replacement, RulesetRef, Sheet, SheetContext
 from .registry import all_rulesets, find_ruleset, register
 
@@ -42,11 +43,14 @@ __all__ = [
     "Score",
     "Sheet",
     "SheetContext",
+    "SheetInputError",
     "Status",
     "UnknownRuleset",
     "all_rulesets",
     "effective_entries",
+    "explain",
     "find_ruleset",
+    "parse_sheet",
     "register",
     "score_sheet",
 ]

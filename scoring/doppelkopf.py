@@ -183,10 +183,10 @@ class Ansagen(Frozen):
 class Sonderpunkte(Frozen):
     """Special points one side made (Regel 20 / Hausregel 4)."""
 
-    doppelkopf: int = Field(default=0, ge=0)
-    fuchs: int = Field(default=0, ge=0, description="gefangene Füchse")
-    karlchen: int = Field(default=0, ge=0)
-    herzstich: int = Field(default=0, ge=0)
+    doppelkopf: int = Field(default=0, ge=0, le=6, description="je 40 Augen, also höchstens 240 / 40 = 6")
+    fuchs: int = Field(default=0, ge=0, le=2, description="gefangene Füchse; es gibt nur zwei Füchse")
+    karlchen: int = Field(default=0, ge=0, le=2, description="es gibt zwei Kreuz-Buben")
+    herzstich: int = Field(default=0, ge=0, le=1, description="höchstens einmal im Spiel")
 
     @property
     def summe(self) -> int:
@@ -211,7 +211,7 @@ class GameData(Frozen):
     typ: Spieltyp = "normal"
     re: tuple[str, ...] = Field(description="Re-Spieler; beim Solo, stiller Hochzeit, Hochzeit allein: der Einzelspieler")
     kontra: tuple[str, ...] | None = Field(default=None, description="Kontra-Spieler (optional, wird geprüft)")
-    augen: int = Field(description="Augen der Re-Partei (0-240)")
+    augen: int = Field(ge=0, le=240, description="Augen der Re-Partei (0-240)")
     schwarz: Seite | None = Field(default=None, description="die Partei, die keinen Stich gemacht hat")
     ansagen: Ansagen = Ansagen()
     sonderpunkte: SonderpunkteBeider = SonderpunkteBeider()
@@ -1106,6 +1106,7 @@ class DoppelkopfTurnier(_Doppelkopf):
         schmeissen="Regel 3 (kein Schmeißen)",
         geber="Regel 9 (Geberreihenfolge)",
     )
+    input_rules = {"augen": R.augen, **dict.fromkeys(("doppelkopf", "fuchs", "karlchen", "herzstich"), R.sonderpunkte)}
 
 
 @register
@@ -1139,3 +1140,4 @@ class DoppelkopfHaus(_Doppelkopf):
         schmeissen="I.A Schmeißen",
         geber="Geberreihenfolge",
     )
+    input_rules = {"augen": R.augen, **dict.fromkeys(("doppelkopf", "fuchs", "karlchen", "herzstich"), R.sonderpunkte)}

@@ -30,6 +30,8 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field, SerializeAsAny, ValidationError
 
+from .limits import MAX_ENTRIES
+from .messages import validation_message
 from .model import CLOSE, CORRECTION, VOID, Entry, Frozen, Participant, RulesetRef, Sheet, SheetContext
 
 Points = dict[str, int]
@@ -163,43 +165,9 @@ def effective_entries(entries: Sequence[Entry]) -> list[EffectiveEntry]:
     ]
 
 
-_PYDANTIC_DE = {
-    "missing": "fehlt",
-    "extra_forbidden": "ist hier nicht vorgesehen",
-    "int_type": "muss eine ganze Zahl sein",
-    "int_parsing": "muss eine ganze Zahl sein",
-    "int_from_float": "muss eine ganze Zahl sein",
-    "bool_type": "muss ja/nein sein",
-    "bool_parsing": "muss ja/nein sein",
-    "string_type": "muss ein Text sein",
-    "literal_error": "hat keinen erlaubten Wert",
-    "enum": "hat keinen erlaubten Wert",
-    "greater_than_equal": "ist zu klein",
-    "greater_than": "ist zu klein",
-    "less_than_equal": "ist zu groß",
-    "less_than": "ist zu groß",
-    "list_type": "muss eine Liste sein",
-    "tuple_type": "muss eine Liste sein",
-    "too_short": "hat zu wenige Einträge",
-    "too_long": "hat zu viele Einträge",
-}
-
-
 def german_validation_message(error: ValidationError) -> str:
-    """A German summary of a pydantic error: which field, what is wrong with it."""
-    parts = []
-    for item in error.errors():
-        field = ".".join(str(p) for p in item["loc"]) or "Eingabe"
-        if item["type"] == "value_error":
-            text = str(item.get("ctx", {}).get("error", item["msg"]))
-            parts.append(f"{field}: {text}" if item["loc"] else text)
-            continue
-        what = _PYDANTIC_DE.get(item["type"], "ist ungültig")
-        expected = item.get("ctx", {}).get("expected")
-        limit = item.get("ctx", {}).get("ge", item.get("ctx", {}).get("le"))
-        suffix = f" (erlaubt: {expected})" if expected else (f" (Grenze: {limit})" if limit is not None else "")
-        parts.append(f"Feld '{field}' {what}{suffix}")
-    return "; ".join(parts)
+    """A German summary of a pydantic error: which field, what is wrong with it (see ``messages.py``)."""
+    return validation_message(error)
 
 
 class NoResult(Frozen):
@@ -261,6 +229,8 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
     Options: ClassVar[type[Frozen]]
     entry_models: ClassVar[dict[str, type[BaseModel]]]
     """Entry kinds this ruleset accepts besides correction/void/close, with their data models."""
+    input_rules: ClassVar[dict[str, str]] = {}
+    """The rule to cite when a field of an entry's data is out of its range (else "Eingabe")."""
 
     # -- options -------------------------------------------------------------------------
     def options(self, values: Mapping[str, Any] | None = None) -> OptionsT:
@@ -268,7 +238,7 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
         try:
             return self.Options.model_validate(dict(values or {}))  # type: ignore[return-value]
         except ValidationError as error:
-            raise RuleViolation("Optionen", german_validation_message(error)) from None
+            raise RuleViolation("Optionen", validation_message(error, model=self.Options, prefix=("options",))) from None
 
     def ref(self, options: Mapping[str, Any] | None = None) -> RulesetRef:
         """A ruleset reference with every option snapshotted, for a new sheet."""
@@ -303,6 +273,8 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
     def _replay(self, sheet: Sheet) -> _Replay[StateT, OptionsT]:
         """Feed the effective log to the handlers: the state after it, the lines, the totals."""
         self._check_ref(sheet)
+        if len(sheet.entries) > MAX_ENTRIES:
+            raise RuleViolation("Blatt voll", f"Ein Blatt hat höchstens {MAX_ENTRIES} Einträge", entry=MAX_ENTRIES + 1)
         options = self.options(sheet.ruleset.options)
         self.check_participants(sheet)
         state = self.start(Context(sheet, options))
@@ -390,7 +362,9 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
         try:
             data = model.model_validate(dict(eff.data))
         except ValidationError as error:
-            raise RuleViolation("Eingabe", german_validation_message(error)) from None
+            fields = [str(p) for item in error.errors() for p in item["loc"] if isinstance(p, str)]
+            rule = next((self.input_rules[f] for f in reversed(fields) if f in self.input_rules), "Eingabe")
+            raise RuleViolation(rule, validation_message(error, model=model)) from None
         handler = getattr(self, f"on_{eff.kind.replace('-', '_')}")
         return handler(state, data, ctx)
 

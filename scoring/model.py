@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from .limits import MAX_DATA_DEPTH, MAX_ENTRIES, MAX_NAME, MAX_NUMBER, MAX_PARTICIPANTS, MAX_TEXT, find_problem
 
 SHEET_FORMAT = "tischblock-sheet"
 SHEET_FORMAT_VERSION = 1
@@ -36,7 +39,33 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Participant(Frozen):
+#: Error type of a value that breaks a limit of ``limits.py``; ``ctx`` holds the ``path`` inside it.
+INPUT_LIMIT = "input_limit"
+
+
+class Checked(Frozen):
+    """Base of what a sheet is made of: its raw input is checked against the limits first.
+
+    Every text must be writable as UTF-8, every number finite, nothing nested deeper than
+    ``MAX_DATA_DEPTH`` and no text longer than ``MAX_TEXT``; so nothing a sheet holds can fail
+    to be written back (``limits.py``).
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _within_limits(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            problem = find_problem(value, max_depth=MAX_DATA_DEPTH, max_text=MAX_TEXT)
+            if problem is not None:
+                path, reason = problem
+                raise PydanticCustomError(INPUT_LIMIT, "{reason}", {"reason": reason, "path": list(path)})
+        return value
+
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
+
+
+class Participant(Checked):
     """A team or a player at the table.
 
     ``id`` is the key used in entries and totals (short, e.g. ``"A"`` or ``"p1"``).
@@ -46,10 +75,10 @@ class Participant(Frozen):
     """
 
     id: str = Field(pattern=_ID_PATTERN)
-    name: str = Field(min_length=1, max_length=80)
-    seat: int | None = Field(default=None, ge=1, le=8)
-    start_number: int | None = Field(default=None, ge=1)
-    members: tuple[str, ...] = ()
+    name: Name
+    seat: int | None = Field(default=None, ge=1, le=MAX_PARTICIPANTS)
+    start_number: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
+    members: tuple[Name, ...] = Field(default=(), max_length=MAX_PARTICIPANTS)
 
     @property
     def key(self) -> str:
@@ -57,33 +86,33 @@ class Participant(Frozen):
         return f"#{self.start_number}" if self.start_number is not None else self.name
 
 
-class SheetContext(Frozen):
+class SheetContext(Checked):
     """Where the sheet belongs: tournament, round, table and who writes it."""
 
-    tournament: str | None = None
+    tournament: str | None = Field(default=None, max_length=MAX_TEXT)
     round_label: Literal["Durchgang", "Serie", "Runde", "Spielabend"] = "Spielabend"
-    round: int | None = Field(default=None, ge=1)
-    table: int | None = Field(default=None, ge=1)
-    written_by: str | None = None
+    round: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
+    table: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
+    written_by: str | None = Field(default=None, max_length=MAX_NAME)
     """Participant id (or seat) of the team or Listenführer who keeps this sheet."""
 
 
-class RulesetRef(Frozen):
+class RulesetRef(Checked):
     """The ruleset a sheet is scored by, with the options in force snapshotted."""
 
-    id: str
-    version: int = Field(ge=1)
+    id: str = Field(min_length=1, max_length=40)
+    version: int = Field(ge=1, le=MAX_NUMBER)
     options: dict[str, Any] = Field(default_factory=dict)
 
 
-class Replacement(Frozen):
+class Replacement(Checked):
     """What a correction puts in place of the entry it targets."""
 
     kind: str = Field(pattern=_KIND_PATTERN)
     data: dict[str, Any] = Field(default_factory=dict)
 
 
-class Entry(Frozen):
+class Entry(Checked):
     """One line of the log: a game, an event the rules know, a correction, a void, a close.
 
     ``kind`` is ``"game"`` for a played game or a ruleset's event (``"vergeben"``,
@@ -94,11 +123,11 @@ class Entry(Frozen):
 
     kind: str = Field(pattern=_KIND_PATTERN)
     data: dict[str, Any] = Field(default_factory=dict)
-    target: int | None = Field(default=None, ge=1)
+    target: int | None = Field(default=None, ge=1, le=MAX_ENTRIES)
     replacement: Replacement | None = None
     at: datetime | None = None
-    device: str | None = Field(default=None, max_length=80)
-    reason: str | None = Field(default=None, max_length=500)
+    device: str | None = Field(default=None, max_length=MAX_NAME)
+    reason: str | None = Field(default=None, max_length=MAX_TEXT)
 
     @model_validator(mode="after")
     def _shape(self) -> Entry:
@@ -122,12 +151,12 @@ class Sheet(Frozen):
     """A scoresheet (Tischliste) of one table for one round."""
 
     format: Literal["tischblock-sheet"] = "tischblock-sheet"
-    format_version: int = Field(default=SHEET_FORMAT_VERSION, ge=1)
+    format_version: int = Field(default=SHEET_FORMAT_VERSION, ge=1, le=MAX_NUMBER)
     id: uuid.UUID = Field(default_factory=uuid.uuid4)
     ruleset: RulesetRef
-    participants: tuple[Participant, ...] = Field(min_length=1)
+    participants: tuple[Participant, ...] = Field(min_length=1, max_length=MAX_PARTICIPANTS)
     context: SheetContext = SheetContext()
-    entries: tuple[Entry, ...] = ()
+    entries: tuple[Entry, ...] = Field(default=(), max_length=MAX_ENTRIES)
 
     @field_validator("format_version")
     @classmethod

@@ -19,7 +19,8 @@ A sheet is a Spielabend (or a tournament Durchgang): Bummerl after Bummerl, each
 How this module reads the document where it is not explicit:
 
 - Players. A Bauernschnapsen player is named by a member name of his team or by
-  ``<team id>1`` / ``<team id>2``. Seats go clockwise: first member of the first team, first
+  ``<team id>1`` / ``<team id>2``. A name is just a name, also "A1": only a text that is one
+  player's name and another's key is refused as ambiguous. Seats go clockwise: first member of the first team, first
   member of the second team, second member of the first team, second of the second. The
   Rufer sits left of the dealer and deals the next game ("Am Ende jeden Spiels wird der Rufer
   zum Geber"), so the Rufer moves one seat clockwise with every game, Bummerl or not. The
@@ -247,7 +248,9 @@ class GameData(Frozen):
     augen: Literal["ab33", "unter33", "kein_stich"] | None = Field(
         default=None, description="Nur normales Spiel: Augen der Verlierer (ab33: 1, unter33: 2, kein_stich: 3)"
     )
-    spritze: int = Field(default=0, ge=0, description="0; 1 gespritzt ×2; 2 zurückgespritzt ×4; 3 nochmal zurück ×8")
+    spritze: int = Field(
+        default=0, ge=0, le=MAX_SPRITZE, description="0; 1 gespritzt ×2; 2 zurückgespritzt ×4; 3 nochmal zurück ×8 (Spritzen)"
+    )
     herzrunde: bool = Field(default=False, description="Herz ist Trumpf: ×2 zusätzlich")
     rufer: str | None = Field(default=None, description="Wer Trumpf gerufen hat, wenn nicht der erwartete Rufer")
 
@@ -311,6 +314,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
 
     zero_sum = False
     entry_models = {"game": GameData}
+    input_rules = {"spritze": R_SPRITZEN}
 
     # -- seats -----------------------------------------------------------------------------
     @abstractmethod
@@ -325,10 +329,24 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         return parts
 
     def resolve(self, state: _State, ref: str, what: str) -> int:
-        """Index of the player named ``ref`` (id or member name)."""
-        for index, player in enumerate(state.players):
-            if ref in (player.ref, player.name):
-                return index
+        """Index of the player ``ref`` names: by his name or by his key (``A1``, the participant id).
+
+        A name is just a name: players may be called "A1" or "B2". Only a text that is one
+        player's name and another player's key is refused, naming both, never silently read
+        as either of them.
+        """
+        by_name = [i for i, p in enumerate(state.players) if p.name == ref]
+        by_key = [i for i, p in enumerate(state.players) if p.ref == ref]
+        found = sorted(set(by_name) | set(by_key))
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            named, keyed = state.players[by_name[0]], state.players[by_key[0]]
+            raise RuleViolation(
+                R_TEILNEHMER,
+                f"'{ref}' ({what}) ist mehrdeutig: so heißt ein Spieler (Kennung {named.ref}), und so ist der Platz "
+                f"von {keyed.name} bezeichnet; bitte '{named.ref}' oder '{keyed.name}' schreiben",
+            )
         known = ", ".join(f"{p.ref} ({p.name})" for p in state.players)
         raise RuleViolation(R_TEILNEHMER, f"'{ref}' ({what}) sitzt nicht an diesem Tisch (Spieler: {known})")
 
@@ -386,11 +404,6 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             # Nobody was entered: say so, the table did not name the Rufer.
             raise RuleViolation(error.rule, f"{error.message} (kein Ansager eingetragen: ohne Ansager gilt der Rufer)") from None
 
-        if data.spritze > MAX_SPRITZE:
-            raise RuleViolation(
-                R_SPRITZEN,
-                f"Spritzen geht bis nochmal zurückgespritzt (Stufe 3, ×8); Stufe {data.spritze} (×{2**data.spritze}) gibt es nicht",
-            )
         if data.herzrunde and not opts.herzrunde:
             raise RuleViolation(R_KATALOG, "Die Herzrunde wird nach den Hausregeln dieses Blatts nicht gespielt")
 
@@ -679,9 +692,11 @@ class Bauernschnapsen(_Schnapsen):
                     R_TEILNEHMER, f"Ein Team hat zwei Spieler; {team.name} hat {len(team.members)}: {list(team.members)}"
                 )
             names.extend(team.members)
-        refs = [f"{t.id}{n}" for t in sheet.participants for n in (1, 2)]
-        if len(set(names)) != len(names) or set(names) & set(refs):
-            raise RuleViolation(R_TEILNEHMER, f"Die Spielernamen müssen eindeutig sein: {names}")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            # Names may look like the seats' keys (A1, B2): a name is just a name (see ``resolve``).
+            listed = ", ".join(f"'{n}'" for n in twice)
+            raise RuleViolation(R_TEILNEHMER, f"Zwei Spieler heißen gleich ({listed}); bitte die Namen unterscheidbar schreiben")
 
     def players(self, sheet: Sheet) -> tuple[Player, ...]:
         first, second = self._ordered(sheet)

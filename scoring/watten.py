@@ -71,7 +71,12 @@ class WattenOptions(Frozen):
 
 class GameData(Frozen):
     winner: str
-    value: int | None = Field(default=None, description="2, 3, 4, ...; leer: 2, gegen Gspannte 3")
+    value: int | None = Field(
+        default=None,
+        ge=2,
+        le=50,
+        description="2, 3, 4, ...; leer: 2, gegen Gspannte 3. Höchstens 50: kein Spiel ist mehr wert als ein Bummerl (Regel 1, target bis 50)",
+    )
 
 
 class TeamData(Frozen):
@@ -139,6 +144,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
     round_label = "Durchgang"
     team_size = 2
     Options = WattenOptions
+    input_rules = {"value": SPIELWERT}
     entry_models = {
         "game": GameData,
         "gehen": TeamData,

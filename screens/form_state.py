@@ -16,7 +16,7 @@ from typing import Any
 import flet as ft
 from pydantic.fields import FieldInfo
 
-from scoring import Participant, RuleViolation, SheetContext, all_rulesets, find_ruleset
+from scoring import Participant, RuleViolation, SheetContext, all_rulesets, explain, find_ruleset
 from storage import SheetStore, StorageError
 
 NAME_LIMIT = 80
@@ -323,7 +323,7 @@ class NewSheetForm:
             self.errors = {FORM: error.message}
             return None
         except (StorageError, ValueError) as error:
-            self.errors = {FORM: str(error)}
+            self.errors = {FORM: explain(error)}
             return None
         self.errors = {}
         return str(sheet.id)

@@ -13,7 +13,7 @@ from typing import Any
 
 import flet as ft
 
-from scoring import Line, RuleViolation, Score, Sheet, find_ruleset
+from scoring import Line, RuleViolation, Score, Sheet, explain, find_ruleset
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
 from storage import SheetStore, StorageError
 
@@ -127,7 +127,7 @@ class SheetState:
             sheet = self.store.open(self.sheet_id)
             score = find_ruleset(sheet.ruleset.id).score(sheet)
         except (StorageError, RuleViolation, ValueError, KeyError) as error:
-            self.sheet, self.score, self.load_error = None, None, f"Das Blatt kann nicht geöffnet werden: {error}"
+            self.sheet, self.score, self.load_error = None, None, f"Das Blatt kann nicht geöffnet werden: {explain(error)}"
             return
         self._show(sheet, score)
 
@@ -289,7 +289,7 @@ class SheetState:
         try:
             sheet = action()
         except (RuleViolation, StorageError, ValueError) as error:
-            self.error = str(error)
+            self.error = explain(error)
             self.notice = None
             return False
         return self.show_saved(sheet, notice)

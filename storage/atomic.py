@@ -32,6 +32,8 @@ from typing import Any
 
 from tinydb.storages import Storage
 
+from scoring.messages import json_message
+
 from .errors import DamagedFile, StorageError, StorageFull
 
 TMP_SUFFIX = ".tmp"
@@ -126,7 +128,7 @@ def parse_json_object(data: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as error:
         raise ValueError(f"kein UTF-8-Text ab Byte {error.start}") from None
     except json.JSONDecodeError as error:
-        raise ValueError(f"kein gültiges JSON: {error.msg}, Zeile {error.lineno}, Spalte {error.colno}") from None
+        raise ValueError(json_message(error)) from None
     except RecursionError:  # a crafted file: objects nested deeper than Python's parser goes
         raise ValueError("kein gültiges JSON: zu tief verschachtelt") from None
     if not isinstance(value, dict):

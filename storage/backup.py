@@ -32,10 +32,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from scoring import find_ruleset
-from scoring.engine import german_validation_message
+from scoring.limits import MAX_BACKUP_BYTES
+from scoring.messages import SheetInputError, explain, load_json, validation_message
 
 from . import schema
-from .atomic import atomic_write_bytes, parse_json_object
+from .atomic import atomic_write_bytes
 from .errors import BackupError, StorageError
 from .repository import ImportOutcome, SheetStore, StoredSheet
 
@@ -74,13 +75,19 @@ def read_backup(path: str | Path) -> list[StoredSheet]:
     """Parse and check a backup file; ``BackupError`` (German) if anything is wrong with it."""
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_BACKUP_BYTES:  # never read a huge file only to refuse it
+            raise BackupError(
+                f"Die Sicherung {path} ist zu groß ({size // 1024} KB; höchstens {MAX_BACKUP_BYTES // 1024} KB); es wurde nichts eingelesen."
+            )
         raw = path.read_bytes()
     except OSError as error:
         raise BackupError(f"Die Sicherung {path} kann nicht gelesen werden: {error.strerror or error}") from None
     try:
-        doc = parse_json_object(raw)
-    except ValueError as error:
-        raise BackupError(f"Die Sicherung {path} ist beschädigt ({error}); es wurde nichts eingelesen.") from None
+        # Size, UTF-8, JSON, depth, and texts that UTF-8 cannot write, before anything (the checksum) touches them.
+        doc = load_json(raw, source=None, what="einer Sicherung", max_bytes=MAX_BACKUP_BYTES)
+    except SheetInputError as error:
+        raise BackupError(f"Die Sicherung {path} ist beschädigt: {error.reason}; es wurde nichts eingelesen.") from None
     if doc.get("format") != BACKUP_FORMAT:
         raise BackupError(f"{path} ist keine Tischblock-Sicherung; es wurde nichts eingelesen.")
     version = doc.get("version")
@@ -120,7 +127,7 @@ def read_backup(path: str | Path) -> list[StoredSheet]:
             out.append(stored)
         except ValidationError as error:
             raise BackupError(
-                f"Blatt {number} der Sicherung {path} ist ungültig ({german_validation_message(error)}); es wurde nichts eingelesen."
+                f"Blatt {number} der Sicherung {path} ist ungültig ({validation_message(error, model=StoredSheet, doc=item.get('sheet') if isinstance(item, dict) else None)}); es wurde nichts eingelesen."
             ) from None
         except BackupError:
             raise
@@ -162,7 +169,7 @@ def import_backup(store: SheetStore, path: str | Path) -> ImportReport:
         try:
             find_ruleset(stored.sheet.ruleset.id).score(stored.sheet)
         except ValueError as error:  # RuleViolation, UnknownRuleset: this app cannot score it
-            items.append(ImportItem(str(stored.sheet.id), ImportOutcome.INVALID, str(error)))
+            items.append(ImportItem(str(stored.sheet.id), ImportOutcome.INVALID, explain(error)))
             continue
         items.append(ImportItem(str(stored.sheet.id), store.put(stored)))
     store.list_sheets()

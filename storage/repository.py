@@ -44,7 +44,8 @@ from tinydb import TinyDB
 from tinydb.table import Document
 
 from scoring import Entry, Participant, Replacement, Sheet, SheetContext, effective_entries, find_ruleset
-from scoring.engine import german_validation_message
+from scoring.limits import MAX_NAME
+from scoring.messages import validation_message
 from scoring.model import CLOSE, CORRECTION, VOID, Frozen
 
 from .atomic import DAMAGED_DIR, TMP_SUFFIX, atomic_write_bytes, dump_json, ensure_dir
@@ -133,7 +134,7 @@ class StoredSheet(Frozen):
     sheet: Sheet
     created_at: UtcDatetime
     updated_at: UtcDatetime
-    device: str | None = None
+    device: str | None = Field(default=None, max_length=MAX_NAME)
     sync: SyncMark = SyncMark()
 
     @property
@@ -182,7 +183,7 @@ class SheetStorage(VersionedStorage):
         try:
             stored = StoredSheet.model_validate(table["1"])
         except ValidationError as error:
-            raise ValueError(f"ungültiges Blatt: {german_validation_message(error)}") from None
+            raise ValueError(f"ungültiges Blatt: {validation_message(error, model=StoredSheet)}") from None
         if f"{stored.sheet.id}.json" != self.path.name:
             raise ValueError(f"die Datei enthält das Blatt {stored.sheet.id}")
 

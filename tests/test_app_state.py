@@ -74,7 +74,7 @@ def test_an_option_out_of_range_is_marked_at_the_option(store: SheetStore) -> No
     form.set_option("target", "500")
     form.set_option("bummerl_count", "drei")
     assert form.submit() is None
-    assert "ist zu groß" in form.errors["option.target"]
+    assert "höchstens 50, nicht 500" in form.errors["option.target"]
     assert "ganze Zahl" in form.errors["option.bummerl_count"]
     assert files(store) == {}
 

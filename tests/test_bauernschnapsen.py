@@ -290,10 +290,10 @@ def test_spritzen_gilt_auch_fuer_das_normale_spiel() -> None:
 
 
 def test_spritze_x16_gibt_es_nicht() -> None:
-    """Spritzen: after "nochmal zurückgespritzt" (x8) there is no further level."""
+    """Spritzen: after "nochmal zurückgespritzt" (x8) there is no further level (refused where the entry is parsed)."""
     error = refused({"game": "gang", "won": True, "spritze": 4})
     assert error.rule == "Spritzen (×2, ×4, ×8)"
-    assert "×16" in error.message
+    assert "höchstens 3" in error.message and "nochmal zurückgespritzt ×8" in error.message
 
 
 def test_herzrunde_verdoppelt_zusaetzlich() -> None:
@@ -324,7 +324,7 @@ def test_augen_nur_beim_normalen_spiel() -> None:
 
 def test_augen_class_must_be_known() -> None:
     error = refused({"game": "normal", "won": True, "augen": "viel"})
-    assert error.rule == "Eingabe" and "augen" in error.message
+    assert error.rule == "Eingabe" and "Augen" in error.message
 
 
 # -- Bummerl -----------------------------------------------------------------------------------

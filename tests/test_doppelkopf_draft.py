@@ -128,7 +128,7 @@ def test_augen_out_of_range_are_refused_by_the_rule_with_its_message() -> None:
     draft.set_augen("241")
     kind, data = draft.entry()
     message = refusal(sheet, kind, data)
-    assert message is not None and "Re kann 0 bis 240 Augen haben, nicht 241" in message
+    assert message is not None and "Augen: höchstens 240, nicht 241" in message
     assert draft.preview() == (False, message)
 
 

@@ -119,9 +119,9 @@ def test_unknown_entry_kind_is_refused_with_the_known_ones() -> None:
 
 
 def test_invalid_data_gets_a_german_message() -> None:
-    with pytest.raises(RuleViolation, match="Feld 'value' muss eine ganze Zahl sein"):
+    with pytest.raises(RuleViolation, match="Spielwert muss eine ganze Zahl sein, nicht 'viel'"):
         WATTEN.check(sheet_with(), Entry(kind="game", data={"winner": "A", "value": "viel"}))
-    with pytest.raises(RuleViolation, match="Feld 'winner' fehlt"):
+    with pytest.raises(RuleViolation, match=r"Gewinner fehlt \(Feld 'winner'\)"):
         WATTEN.check(sheet_with(), Entry(kind="game", data={}))
 
 
