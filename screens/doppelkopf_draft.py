@@ -33,7 +33,7 @@ from scoring.doppelkopf import (
     spieltypen,
 )
 
-from .drafts import DraftIncomplete, checker, refusal
+from .drafts import DraftIncomplete, assign, checker, refusal
 
 Kind = Literal["game", "strafe", "schmeissen"]
 SEITEN: tuple[Seite, Seite] = ("re", "kontra")
@@ -494,7 +494,8 @@ class DoppelkopfDraft:
         return find_ruleset(self.sheet.ruleset.id)
 
     def _clear(self, sheet: Sheet, score: Score) -> None:
-        self.sheet, self.score, self.target = sheet, score, None
+        assign(self, sheet=sheet, score=score)  # no O(n) compare with the previous sheet
+        self.target = None
         self.kind, self.typ, self.re, self.augen = "game", "normal", (), ""
         self.ansage, self.zurueck, self.absage, self.sonder = {}, {}, {}, {}
         self.schwein, self.farbe, self.schwarz, self.geber, self.kontra = False, None, None, None, None

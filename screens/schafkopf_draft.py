@@ -30,7 +30,7 @@ from scoring import Entry, RuleViolation, Score, Sheet, find_ruleset
 from scoring.engine import Context, EntryChecker
 from scoring.schafkopf import FARBNAME, GameData, SchafkopfTurnier, Spiel, signed
 
-from .drafts import DraftIncomplete, allowed
+from .drafts import DraftIncomplete, allowed, assign
 
 SPIELE = ("rufspiel", "solo", "wenz", "farbwenz")
 SPIEL_LABEL = {"rufspiel": "Rufspiel", "solo": "Solo", "wenz": "Wenz", "farbwenz": "Farbwenz"}
@@ -403,7 +403,7 @@ class SchafkopfDraft:
 
     # -- internals -----------------------------------------------------------------------------
     def _use(self, sheet: Sheet, score: Score) -> None:
-        self.sheet, self.score = sheet, score
+        assign(self, sheet=sheet, score=score)  # no O(n) compare with the previous sheet
         table = self._empty()
         key = table.model_dump_json(include={"ruleset", "participants"})
         if key not in _TABLES:

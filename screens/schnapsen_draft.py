@@ -30,7 +30,7 @@ from scoring.schnapsen import (
     game_key,
 )
 
-from .drafts import DraftIncomplete, Submit, allowed
+from .drafts import DraftIncomplete, Submit, allowed, assign
 
 KIND = "game"
 NORMAL = "normal"
@@ -129,7 +129,7 @@ class SchnapsenDraft:
 
     def _start(self, sheet: Sheet, score: Score) -> None:
         options = _options(sheet)
-        self.sheet = sheet
+        assign(self, sheet=sheet)  # no O(n) compare with the previous sheet
         self.players = _players(sheet)
         self.games = (NORMAL, *(key for key in CATALOGUE if key in options.games))
         self.herzrunde_allowed = options.herzrunde

@@ -104,6 +104,8 @@ class SheetState:
     reason: str = ""
     draft: Any = None
     lines: list[LineView] = field(default_factory=list)
+    _views: dict[object, tuple[object, LineView]] = field(default_factory=dict, repr=False)
+    """Each line's view with the ``Line`` it was made from (see ``_line_views``)."""
 
     # -- reading ---------------------------------------------------------------------------
     def _file_stamp(self) -> tuple[int, int, int] | None:
@@ -125,7 +127,7 @@ class SheetState:
         self._stamp = self._file_stamp()
         try:
             sheet = self.store.open(self.sheet_id)
-            score = find_ruleset(sheet.ruleset.id).score(sheet)
+            score = checker(sheet).score
         except (StorageError, RuleViolation, ValueError, KeyError) as error:
             self.sheet, self.score, self.load_error = None, None, f"Das Blatt kann nicht geöffnet werden: {explain(error)}"
             return
@@ -206,43 +208,51 @@ class SheetState:
         return "  ".join(f"{self.name(pid)} {value:+d}" for pid, value in points.items() if value)
 
     def _line_views(self, sheet: Sheet, score: Score) -> list[LineView]:
+        """The list's lines. A line the ruleset gave as the same object as last time (the log is
+        append-only; after a new game only it is new) keeps its view, so the list costs little."""
+        cache = self._views
+        voids = {e.target: i for i, e in enumerate(sheet.entries, start=1) if e.kind == VOID}
         by_entry = {line.entry: line for line in score.lines}
         views = []
         for number, entry in enumerate(sheet.entries, start=1):
             if entry.kind in (CORRECTION, VOID):
                 continue
             line = by_entry.get(number)
-            if line is None:
-                void = next((i for i, e in enumerate(sheet.entries, start=1) if e.kind == VOID and e.target == number), None)
-                was = self._line_text(find_ruleset(sheet.ruleset.id), void - 1, number, sheet) if void else ""
-                views.append(
-                    LineView(
-                        entry=number,
-                        title=f"{number}. {kind_label(entry.kind)} (gestrichen)",
-                        summary=f"gestrichen, war: {was}" if was else "gestrichen",
-                        points="",
-                        stand="",
-                        voided=True,
-                        corrected=False,
-                        explanation=(),
-                    )
-                )
+            key: object = ("gestrichen", number, voids.get(number)) if line is None else number
+            cached = cache.get(key)
+            if cached is not None and (line is None or cached[0] is line):
+                views.append(cached[1])
                 continue
-            shown = line.stand if line.stand is not None else line.totals
-            stand = " : ".join(str(shown[p.id]) for p in sheet.participants if p.id in shown)
-            views.append(
-                LineView(
-                    entry=number,
-                    title=f"{number}. {kind_label(line.kind)}" + (" (korrigiert)" if line.corrected_by else ""),
-                    summary=_summary(line),
-                    points=self._points_text(line.points),
-                    stand=stand,
-                    voided=False,
-                    corrected=bool(line.corrected_by),
-                    explanation=tuple(f"{e.rule}: {e.text}" for e in line.explanation),
-                )
-            )
+            view = self._line_view(sheet, number, entry.kind, line, voids.get(number))
+            cache[key] = (line, view)
+            views.append(view)
         return views
+
+    def _line_view(self, sheet: Sheet, number: int, kind: str, line: Line | None, void: int | None) -> LineView:
+        """One line as the list shows it; a voided one says what it was."""
+        if line is None:
+            was = self._line_text(find_ruleset(sheet.ruleset.id), void - 1, number, sheet) if void else ""
+            return LineView(
+                entry=number,
+                title=f"{number}. {kind_label(kind)} (gestrichen)",
+                summary=f"gestrichen, war: {was}" if was else "gestrichen",
+                points="",
+                stand="",
+                voided=True,
+                corrected=False,
+                explanation=(),
+            )
+        shown = line.stand if line.stand is not None else line.totals
+        return LineView(
+            entry=number,
+            title=f"{number}. {kind_label(line.kind)}" + (" (korrigiert)" if line.corrected_by else ""),
+            summary=_summary(line),
+            points=self._points_text(line.points),
+            stand=" : ".join(str(shown[p.id]) for p in sheet.participants if p.id in shown),
+            voided=False,
+            corrected=bool(line.corrected_by),
+            explanation=tuple(f"{e.rule}: {e.text}" for e in line.explanation),
+        )
 
     def trail(self, entry: int) -> list[TrailItem]:
         """Every correction and void of ``entry``: when, on which device, why, and what it changed."""
