@@ -323,7 +323,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
                 click(page, "Re: Bert", changes=True)
                 fill(page, "Augen Re", "241", changes=True)
                 click(page, "Eintragen")
-                wait_for_text(page, "Re kann 0 bis 240 Augen haben, nicht 241", 10_000)
+                wait_for_text(page, "Augen: höchstens 240, nicht 241", 10_000)
                 screenshot(page, "doppelkopf-turnier-abgelehnt.png")
                 assert sheet_files(data_dir) == before
                 fill(page, "Augen Re", "", changes=True)
