@@ -114,9 +114,12 @@ class FaultProxy:
         port: int = 0,
         max_connections: int = 256,
         idle_timeout: float = 30.0,
+        plan: list[Fault] | None = None,
     ) -> None:
         self.upstream_port = upstream_port
         self.schedule = schedule
+        self.plan = list(plan or [])
+        """Faults for the first turns, in order, before the schedule draws (for a test that needs one exact fault)."""
         self.rng = random.Random(seed)
         self.requested_port = port
         self.port = 0
@@ -236,7 +239,7 @@ class FaultProxy:
                 return
             if conn.answered:  # a new turn
                 conn.answered = False
-                conn.fault = self.schedule.draw(self.rng)
+                conn.fault = self.plan.pop(0) if self.plan else self.schedule.draw(self.rng)
                 self.decisions.append(conn.fault)
                 self.stats[conn.fault.value] += 1
                 if conn.duplicate_writer is not None:  # the last turn's copy: no more requests follow on it

@@ -71,7 +71,10 @@ def watten_sheet(
         )
     if close:
         signer = watten_teams(table)[0 if written_by != "B" else 1].members[0]
-        sheet = sheet.with_entry(Entry(kind="close", data={"signed_by": signer}, **_stamp(len(sheet.entries), device)))
+        data = {"signed_by": signer}
+        if not WATTEN.score(sheet).status.finished:
+            data["override"] = "Turnierleitung: Zeit abgelaufen"
+        sheet = sheet.with_entry(Entry(kind="close", data=data, **_stamp(len(sheet.entries), device)))
         WATTEN.score(sheet)
     return sheet
 
