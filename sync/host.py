@@ -19,8 +19,6 @@ with uvicorn over HTTPS. The endpoints and their answers are those of ``sync/pro
   a scrypt hash and compared in constant time. Bodies over 1 MiB get 413.
 """
 
-from __future__ import annotations
-
 import base64
 import hashlib
 import hmac
@@ -347,6 +345,9 @@ def _install_error_handlers(app: FastAPI) -> None:
         return _problem(error.status_code, detail or _STATUS_DE.get(error.status_code, "Fehler"), headers)
 
 
+SheetIdPath = Annotated[uuid.UUID, Path(description="Die ID des Blatts (UUID)")]
+RevisionPath = Annotated[int, Path(ge=0, le=1_000_000, description="Revision = Anzahl der Einträge des Blatts")]
+
 _basic = HTTPBasic(auto_error=False, description="Veranstalter: Benutzer 'organizer' und das Veranstalter-Passwort")
 
 
@@ -447,9 +448,6 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
             team=request.team,
         )
 
-    sheet_id_path = Annotated[uuid.UUID, Path(description="Die ID des Blatts (UUID)")]
-    revision_path = Annotated[int, Path(ge=0, le=1_000_000, description="Revision = Anzahl der Einträge des Blatts")]
-
     @app.put(
         f"{API_PREFIX}/sheets/{{sheet_id}}/revisions/{{revision}}",
         response_model=SubmitResponse,
@@ -462,8 +460,8 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         },
     )
     def submit(
-        sheet_id: sheet_id_path,
-        revision: revision_path,
+        sheet_id: SheetIdPath,
+        revision: RevisionPath,
         sheet: Sheet,
         response: Response,
         device: Annotated[Device, Depends(require_device)],
@@ -539,8 +537,8 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         responses={401: PROBLEMS[401], 403: PROBLEMS[403], 404: PROBLEMS[404], 422: PROBLEMS[422]},
     )
     def stored_revision(
-        sheet_id: sheet_id_path,
-        revision: revision_path,
+        sheet_id: SheetIdPath,
+        revision: RevisionPath,
         credentials: Annotated[HTTPBasicCredentials | None, Depends(_basic)],
         token: Annotated[str | None, Header(alias=TOKEN_HEADER)] = None,
     ) -> SubmitResponse:
@@ -622,7 +620,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
             404: PROBLEMS[404],
         },
     )
-    def latest_sheet(sheet_id: sheet_id_path) -> Response:
+    def latest_sheet(sheet_id: SheetIdPath) -> Response:
         stored = store.latest(sheet_id)
         if stored is None:
             raise HostError(404, f"Das Blatt {sheet_id} ist nicht gespeichert")

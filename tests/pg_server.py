@@ -60,8 +60,8 @@ def _as_server_user(command: list[str]) -> list[str]:
     return command
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+@pytest.fixture(scope="session", name="postgres_server")
+def postgres_server_fixture() -> Iterator[PostgresServer]:
     binaries = pg_bin()
     if binaries is None:
         message = "PostgreSQL ist nicht installiert (Debian: apt-get install -y postgresql)"

@@ -14,7 +14,7 @@ from sqlalchemy.exc import DBAPIError
 
 from sync.hoststore import MIGRATIONS, HostStore, NewRevision
 
-from .pg_server import PostgresServer, postgres_server  # noqa: F401  (fixture)
+from .pg_server import PostgresServer, postgres_server_fixture  # noqa: F401  (fixture)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
