@@ -25,7 +25,7 @@ from sync.client import (
     load_credentials,
     save_credentials,
 )
-from sync.outbox import Outbox, SheetSyncState, SyncService
+from sync.outbox import Outbox, SheetSync, SheetSyncState, SyncService
 from sync.protocol import InvalidJoinLine, JoinLine
 
 from .faultproxy import CLEAN, Fault, FaultProxy, FaultSchedule
@@ -276,8 +276,8 @@ def test_the_service_sends_in_the_background_waits_out_a_host_restart_and_report
         second = stored_sheet(store, credentials, close=False, games=4, seed=4)
         seen: list[tuple[dict[str, SheetSyncState], str | None]] = []
 
-        def on_change(states: list[object], problem: str | None) -> None:
-            seen.append(({str(s.sheet_id): s.state for s in states}, problem))  # type: ignore[attr-defined]
+        def on_change(states: list[SheetSync], problem: str | None) -> None:
+            seen.append(({str(s.sheet_id): s.state for s in states}, problem))
 
         service = SyncService(store, credentials, on_change=on_change, backoff_min=0.2, backoff_max=1.0, poll=30.0)
         service.start()
