@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import http.server
+import ssl
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import requests
+from urllib3.util.retry import Retry
+
+from sync.client import HostClient
+from sync.tls import ensure_certificate
 
 from .faultproxy import CLEAN, Fault, FaultProxy, FaultSchedule
 
@@ -155,3 +161,40 @@ def test_connections_are_bounded(server: tuple[int, Counter[str]]) -> None:
 def test_bad_schedule_is_refused() -> None:
     with pytest.raises(ValueError):
         FaultSchedule(drop=0.7, lose_reply=0.7)
+
+
+@pytest.fixture
+def tls_server(tmp_path: Path) -> Iterator[tuple[int, Counter[str], str]]:
+    """The counting server behind TLS, with a certificate made like the host's; yields its pin too."""
+    certificate = ensure_certificate(tmp_path)
+    seen: Counter[str] = Counter()
+    handler = type("Handler", (_Counting,), {"seen": seen, "lock": threading.Lock()})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate.cert_path, certificate.key_path)
+    context.maximum_version = ssl.TLSVersion.TLSv1_2  # a handshake of exactly two turns, so a test can aim past it
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd.server_address[1], seen, certificate.fingerprint
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_https_passes_through_untouched_and_a_lost_reply_still_reaches_the_host(
+    tls_server: tuple[int, Counter[str], str],
+) -> None:
+    """The proxy only moves TCP bytes: TLS (with the pinned certificate) works through it, and a
+    reply lost under TLS is a request the host got and the client never heard of."""
+    port, seen, fingerprint = tls_server
+    with FaultProxy(port) as proxy, HostClient(f"https://127.0.0.1:{proxy.port}", fingerprint=fingerprint) as client:
+        reply = client.session.put(f"https://127.0.0.1:{proxy.port}/r/clean", data=b"sheet", timeout=5)
+        assert reply.status_code == 201 and reply.content == b"stored sheet"
+    # The handshake has two turns of its own (TLS 1.2); the request is the third: its reply is lost.
+    with FaultProxy(port, plan=[Fault.PASS, Fault.PASS], schedule=FaultSchedule(lose_reply=1.0)) as proxy:
+        with HostClient(f"https://127.0.0.1:{proxy.port}", fingerprint=fingerprint, retry=Retry(total=0)) as client:
+            with pytest.raises(requests.ConnectionError):
+                client.session.put(f"https://127.0.0.1:{proxy.port}/r/lost", data=b"sheet", timeout=5)
+    wait_for(lambda: seen["/r/lost"] == 1)
+    assert proxy.stats["replies_lost"] >= 1
