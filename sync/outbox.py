@@ -38,7 +38,7 @@ from storage import SheetInfo, SheetStore, SyncState
 from storage.atomic import atomic_write_bytes, parse_json_object
 from storage.errors import StorageError
 
-from .client import Credentials, HostClient, SheetConflict, SheetRefused, SyncError
+from .client import Credentials, HostClient, HostFailed, SheetConflict, SheetRefused, SyncError
 from .protocol import SubmitResponse
 
 log = logging.getLogger(__name__)
@@ -203,23 +203,31 @@ class Outbox:
 
     # -- sending --------------------------------------------------------------------------------
     def send_pending(self) -> SendReport:
-        """Send every pending sheet; stop at the first transient failure (the host is away)."""
+        """Send every pending sheet, oldest first.
+
+        Stops at a failure that concerns every sheet (the host unreachable, another certificate, the
+        token refused); a server error for one sheet is reported and the others are still sent.
+        """
         acknowledged: list[tuple[uuid.UUID, int]] = []
         refused: list[tuple[uuid.UUID, str]] = []
+        problem: str | None = None
         for info in self.pending():
             try:
                 answer = self.send(info.id)
             except SheetRefused as error:
                 refused.append((info.id, str(error)))
                 continue
-            except SyncError as error:
+            except HostFailed as error:  # the host answers, but not for this sheet: the others may still go through
+                problem = str(error)
+                continue
+            except SyncError as error:  # unreachable, wrong certificate, token refused: the same for every sheet
                 return SendReport(tuple(acknowledged), tuple(refused), str(error))
             except StorageError as error:  # e.g. a damaged sheet file, kept aside by the store
                 refused.append((info.id, str(error)))
                 continue
             if answer is not None:
                 acknowledged.append((answer.sheet_id, answer.revision))
-        return SendReport(tuple(acknowledged), tuple(refused))
+        return SendReport(tuple(acknowledged), tuple(refused), problem)
 
     def send(self, sheet_id: uuid.UUID | str) -> SubmitResponse | None:
         """Send the sheet's current revision; the host's acknowledgement, or ``None`` if refused here.
