@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from pydantic import Field
 
-from .engine import Line
+from .engine import Line, Score
 from .model import CLOSE, Frozen, Sheet
 from .registry import find_ruleset
 
@@ -37,8 +37,7 @@ class Comparison(Frozen):
     """German, for the organizer: "Die Blätter stimmen überein (12 Spiele)" or where they differ."""
 
 
-def _games(sheet: Sheet) -> list[Line]:
-    score = find_ruleset(sheet.ruleset.id).score(sheet)
+def _games(score: Score) -> list[Line]:
     return [line for line in score.lines if line.kind != CLOSE]
 
 
@@ -73,6 +72,19 @@ def compare_sheets(a: Sheet, b: Sheet) -> Comparison:
     Raises ``RuleViolation`` (a ``ValueError``) if either sheet breaks its ruleset; the host
     only compares sheets it has validated.
     """
+    if a.ruleset.id != b.ruleset.id:
+        return _compare(a, None, b, None)
+    ruleset = find_ruleset(a.ruleset.id)
+    return _compare(a, ruleset.score(a), b, ruleset.score(b))
+
+
+def compare_scored(a: Sheet, score_a: Score, b: Sheet, score_b: Score) -> Comparison:
+    """``compare_sheets`` for sheets already scored (``score_x`` must be ``score(x)``): the host
+    scores every arriving sheet once to validate it and need not score it again to compare."""
+    return _compare(a, score_a, b, score_b)
+
+
+def _compare(a: Sheet, score_a: Score | None, b: Sheet, score_b: Score | None) -> Comparison:
     label_a = _writer(a, "erstes Blatt")
     label_b = _writer(b, "zweites Blatt")
     if label_a == label_b:
@@ -93,8 +105,9 @@ def compare_sheets(a: Sheet, b: Sheet) -> Comparison:
             games_compared=0,
             message=f"Die Blätter sind nicht vergleichbar: {label_a} hat {names_a}, {label_b} hat {names_b}",
         )
+    assert score_a is not None and score_b is not None  # same ruleset: both were scored
     names = {p.key: p.name for p in a.participants}
-    games_a, games_b = _games(a), _games(b)
+    games_a, games_b = _games(score_a), _games(score_b)
     compared = min(len(games_a), len(games_b))
     for number, (line_a, line_b) in enumerate(zip(games_a, games_b, strict=False), start=1):
         points_a, points_b = _by_key(a, line_a.points), _by_key(b, line_b.points)

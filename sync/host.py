@@ -26,11 +26,13 @@ import logging
 import math
 import re
 import secrets
+import threading
 import time
 import unicodedata
 import uuid
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Path, Request, Response
@@ -42,8 +44,8 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from scoring import RuleViolation, Sheet, UnknownRuleset, find_ruleset
-from scoring.compare import Comparison, compare_sheets
+from scoring import RuleViolation, Score, Sheet, UnknownRuleset, find_ruleset
+from scoring.compare import Comparison, compare_scored
 from scoring.engine import _PYDANTIC_DE
 
 from .hoststore import Device, HostStore, NewRevision, StoredRevision, Tournament
@@ -274,6 +276,34 @@ async def _send_problem(send: Any, status: int, detail: str) -> None:
 # -- the app ----------------------------------------------------------------------------------------
 
 
+class ScoredSheets:
+    """Stored sheets parsed and scored, by body hash: a stored revision never changes, so neither
+    does its score. Bounded (least recently used go first); shared by the request threads."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._items: OrderedDict[str, tuple[Sheet, Score]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, sha: str, sheet: Sheet, score: Score) -> None:
+        with self._lock:
+            self._items[sha] = (sheet, score)
+            self._items.move_to_end(sha)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def get(self, stored: StoredRevision) -> tuple[Sheet, Score]:
+        with self._lock:
+            found = self._items.get(stored.body_sha256)
+            if found is not None:
+                self._items.move_to_end(stored.body_sha256)
+                return found
+        sheet = Sheet.from_json(stored.body)
+        score = find_ruleset(sheet.ruleset.id).score(sheet)
+        self.put(stored.body_sha256, sheet, score)
+        return sheet, score
+
+
 @dataclass
 class HostState:
     store: HostStore
@@ -281,6 +311,11 @@ class HostState:
     password_hash: str
     join_limit: RateLimitItemPerMinute
     limiter: MovingWindowRateLimiter
+    scored: ScoredSheets = field(default_factory=ScoredSheets)
+    verified: bytes | None = None
+    """HMAC (with a key that lives only in this process) of the password last verified, so a
+    dashboard that polls does not pay for scrypt on every request."""
+    process_key: bytes = b""
 
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -306,6 +341,7 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
         password_hash=password_hash,
         join_limit=RateLimitItemPerMinute(wrong_codes_per_minute),
         limiter=MovingWindowRateLimiter(MemoryStorage()),
+        process_key=secrets.token_bytes(32),
     )
     app = FastAPI(
         title="Tischblock-Host",
@@ -366,7 +402,12 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         if credentials is None:
             return False
         user_ok = hmac.compare_digest(credentials.username.encode("utf-8"), ORGANIZER_USER.encode("utf-8"))
+        seen = hmac.new(state.process_key, credentials.password.encode("utf-8"), hashlib.sha256).digest()
+        if state.verified is not None and hmac.compare_digest(seen, state.verified):
+            return user_ok
         password_ok = verify_password(credentials.password, state.password_hash)
+        if password_ok:
+            state.verified = seen
         return user_ok and password_ok
 
     def require_organizer(credentials: Annotated[HTTPBasicCredentials | None, Depends(_basic)]) -> None:
@@ -380,7 +421,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
     def require_device(token: Annotated[str | None, Header(alias=TOKEN_HEADER)] = None) -> Device:
         return device_of(token)
 
-    def comparison_for(sheet: Sheet, stored: StoredRevision) -> tuple[Comparison | None, str | None]:
+    def comparison_for(stored: StoredRevision) -> tuple[Comparison | None, str | None]:
         """The comparison with the other sheet of the table and round, and that sheet's writer."""
         others = [
             r
@@ -393,15 +434,16 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
             return None, None
         other_writer = [r for r in others if r.written_by != stored.written_by]
         other = max(other_writer or others, key=lambda r: r.received_at)
-        other_sheet = Sheet.from_json(other.body)
         try:
-            return compare_sheets(sheet, other_sheet), _writer_name(other_sheet)
+            sheet, score = state.scored.get(stored)
+            other_sheet, other_score = state.scored.get(other)
+            return compare_scored(sheet, score, other_sheet, other_score), _writer_name(other_sheet)
         except (RuleViolation, UnknownRuleset) as error:
             message = f"Die Blätter sind nicht vergleichbar: {error}"
             return Comparison(agree=False, games_compared=0, message=message), None
 
-    def answer(status: str, stored: StoredRevision, sheet: Sheet) -> SubmitResponse:
-        comparison, _ = comparison_for(sheet, stored)
+    def answer(status: str, stored: StoredRevision) -> SubmitResponse:
+        comparison, _ = comparison_for(stored)
         return SubmitResponse(
             status=status,  # type: ignore[arg-type]
             sheet_id=stored.sheet_id,
@@ -484,6 +526,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
             log.warning("Abgelehnt (%s, %s, Revision %d): %s", where, writer, revision, error)
             raise HostError(422, str(error)) from None
         canonical = sheet.to_json().encode("utf-8")
+        state.scored.put(body_sha256(canonical), sheet, score)
         games = sum(1 for line in score.lines if line.kind != "close")
         result = store.store_revision(
             NewRevision(
@@ -512,7 +555,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
                 409,
                 f"Revision {revision} dieses Blatts ist schon mit anderem Inhalt gespeichert; die neue Fassung liegt beim Veranstalter",
             )
-        reply = answer(result.status, result.stored, sheet)
+        reply = answer(result.status, result.stored)
         state_text = "abgeschlossen" if result.stored.closed else "offen"
         verdict = reply.comparison.message if reply.comparison else "noch kein zweites Blatt an diesem Tisch"
         again = "bereits gespeichert, " if result.status == "already_stored" else ""
@@ -554,7 +597,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
             raise HostError(403, f"Dieses Gerät darf nur Blätter von Tisch {device.table} abfragen")
         if stored is None:
             raise HostError(404, f"Revision {revision} des Blatts {sheet_id} ist nicht gespeichert")
-        return answer("already_stored", stored, Sheet.from_json(stored.body))
+        return answer("already_stored", stored)
 
     @app.get(
         f"{API_PREFIX}/tables",
@@ -571,7 +614,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         for (round_label, round, table), rows in sorted(
             groups.items(), key=lambda item: (item[0][1] or 0, item[0][2], item[0][0])
         ):
-            sheets = [Sheet.from_json(r.body) for r in rows]
+            sheets = [state.scored.get(r)[0] for r in rows]
             summaries = [
                 SheetSummary(
                     sheet_id=r.sheet_id,
@@ -584,7 +627,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
                 )
                 for r, s in zip(rows, sheets, strict=True)
             ]
-            comparison = comparison_for(sheets[-1], rows[-1])[0] if len(rows) >= 2 else None
+            comparison = comparison_for(rows[-1])[0] if len(rows) >= 2 else None
             out.append(TableState(round_label=round_label, round=round, table=table, sheets=summaries, comparison=comparison))
         return out
 

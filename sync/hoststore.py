@@ -21,9 +21,10 @@ so a later issue can add rounds, draws and standings beside them.
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -321,11 +322,15 @@ class HostStore:
         if self.is_sqlite:
             if parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-            self.engine: Engine = create_engine(parsed, connect_args={"check_same_thread": False, "timeout": 30})
+            self.engine: Engine = create_engine(
+                parsed, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=20, max_overflow=20, pool_timeout=60
+            )
             event.listen(self.engine, "connect", _sqlite_on_connect)
             event.listen(self.engine, "begin", _sqlite_on_begin)
         else:
-            self.engine = create_engine(parsed, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self.engine = create_engine(parsed, pool_size=20, max_overflow=20, pool_timeout=60, pool_pre_ping=True)
+        self._devices: dict[str, Device] = {}
+        self._write_lock: AbstractContextManager[Any] = threading.Lock() if self.is_sqlite else nullcontext()
         self.applied = self.migrate()
 
     @classmethod
@@ -343,8 +348,12 @@ class HostStore:
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
-        """One write transaction; committed (durably) when the block ends, rolled back on error."""
-        with self.engine.connect() as conn:
+        """One write transaction; committed (durably) when the block ends, rolled back on error.
+
+        SQLite has one writer at a time; the threads of this process queue on a lock rather than
+        in SQLite's busy handler, which polls with growing sleeps and lets unlucky requests starve.
+        """
+        with self._write_lock, self.engine.connect() as conn:
             conn.execution_options(tischblock_write=True)
             with conn.begin():
                 yield conn
@@ -430,9 +439,18 @@ class HostStore:
         return device
 
     def device_by_token(self, token_sha256: str) -> Device | None:
+        """The device of a token hash. Devices are never changed or removed, so a found one is
+        remembered; an unknown hash is looked up again next time (it may have joined since)."""
+        known = self._devices.get(token_sha256)
+        if known is not None:
+            return known
         with self._read() as conn:
             row = conn.execute(select(devices).where(devices.c.token_sha256 == token_sha256)).first()
-        return _device(row) if row is not None else None
+        if row is None:
+            return None
+        device = _device(row)
+        self._devices[token_sha256] = device
+        return device
 
     # -- revisions ----------------------------------------------------------------------------------
     def store_revision(self, new: NewRevision) -> StoreResult:
@@ -533,19 +551,21 @@ class HostStore:
         self, tournament_id: str, *, round_label: str | None = None, round: int | None = None, table: int | None = None
     ) -> list[StoredRevision]:
         """The latest revision of every sheet of a tournament (or of one table and round), by table."""
+        where = revisions.c.tournament_id == tournament_id
+        if table is not None:
+            where = (
+                where
+                & (revisions.c.round_label == round_label)
+                & (revisions.c.round.is_(None) if round is None else revisions.c.round == round)
+                & (revisions.c.table_no == table)
+            )
         top = (
             select(revisions.c.sheet_id, func.max(revisions.c.revision).label("top"))
-            .where(revisions.c.tournament_id == tournament_id)
+            .where(where)
             .group_by(revisions.c.sheet_id)
             .subquery()
         )
         query = select(revisions).join(top, (revisions.c.sheet_id == top.c.sheet_id) & (revisions.c.revision == top.c.top))
-        if table is not None:
-            query = query.where(
-                (revisions.c.round_label == round_label)
-                & (revisions.c.round.is_(None) if round is None else revisions.c.round == round)
-                & (revisions.c.table_no == table)
-            )
         query = query.order_by(revisions.c.round, revisions.c.table_no, revisions.c.received_at, revisions.c.sheet_id)
         with self._read() as conn:
             return [_revision(row) for row in conn.execute(query)]

@@ -156,14 +156,21 @@ class RunningHost:
         return dict(reply.json())
 
     def put(
-        self, sheet: Sheet, token: str | None, *, revision: int | None = None, body: bytes | None = None
+        self,
+        sheet: Sheet,
+        token: str | None,
+        *,
+        revision: int | None = None,
+        body: bytes | None = None,
+        session: requests.Session | None = None,
     ) -> requests.Response:
         number = len(sheet.entries) if revision is None else revision
         headers = {"Content-Type": "application/json"}
         if token is not None:
             headers[TOKEN_HEADER] = token
         data = sheet.to_json().encode("utf-8") if body is None else body
-        return self.session().put(f"{self.url}{revision_path(sheet.id, number)}", data=data, headers=headers, timeout=30)
+        client = session or self.session()
+        return client.put(f"{self.url}{revision_path(sheet.id, number)}", data=data, headers=headers, timeout=30)
 
     def organizer(self, path: str, password: str = PASSWORD) -> requests.Response:
         return self.session().get(f"{self.url}/api/v1{path}", auth=("organizer", password), timeout=10)

@@ -7,9 +7,13 @@ import ssl
 import stat
 from pathlib import Path
 
+import pytest
+import requests
 from cryptography import x509
 
 from sync.tls import ensure_certificate, lan_addresses
+
+from .host_helpers import RunningHost, host_fixture, pinned_session  # noqa: F401  (fixture)
 
 
 def test_the_certificate_is_made_once_and_kept(tmp_path: Path) -> None:
@@ -34,3 +38,28 @@ def test_the_certificate_names_loopback_localhost_and_the_lan(tmp_path: Path) ->
 
 def test_another_data_dir_gets_another_certificate(tmp_path: Path) -> None:
     assert ensure_certificate(tmp_path / "a").fingerprint != ensure_certificate(tmp_path / "b").fingerprint
+
+
+def test_a_phone_pinned_to_the_hosts_certificate_connects(host: RunningHost) -> None:
+    assert host.fingerprint is not None
+    reply = pinned_session(host.fingerprint).get(f"{host.url}/api/v1/info", timeout=10)
+    assert reply.status_code == 200
+
+
+def test_a_phone_pinned_to_another_certificate_refuses_the_host(host: RunningHost, tmp_path: Path) -> None:
+    look_alike = ensure_certificate(tmp_path / "other").fingerprint
+    with pytest.raises(requests.exceptions.SSLError, match="Fingerprints did not match"):
+        pinned_session(look_alike).get(f"{host.url}/api/v1/info", timeout=10)
+
+
+def test_a_client_without_the_pin_refuses_the_self_signed_host(host: RunningHost) -> None:
+    with pytest.raises(requests.exceptions.SSLError):
+        requests.get(f"{host.url}/api/v1/info", timeout=10)
+
+
+def test_the_host_keeps_its_certificate_across_restarts(host: RunningHost) -> None:
+    before = host.fingerprint
+    host.stop()
+    host.start()
+    assert host.fingerprint == before
+    assert "Zertifikat erstellt" not in host.terminal().split(f"--- start {host.starts}\n")[-1]
