@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from urllib3.util.retry import Retry
 
 from scoring import Sheet
@@ -46,7 +47,7 @@ def _phone_sheets(rng: random.Random, tournament: str, table: int, team: str) ->
     return sheets
 
 
-def _client_main(index: int, join_line: str, proxy_url: str, work: str, results: str) -> None:
+def _client_main(index: int, join_line: str, proxy_url: str, work: str, results: str, phones_per_process: int) -> None:
     """One phone process: several phones (own store each) write, queue and send their sheets."""
     rng = random.Random(index)
     out = open(Path(results) / f"phone-process-{index}.jsonl", "w", encoding="utf-8")
@@ -58,8 +59,8 @@ def _client_main(index: int, join_line: str, proxy_url: str, work: str, results:
 
     phones = []
     deadline = time.monotonic() + DEADLINE
-    for p in range(PHONES_PER_PROCESS):
-        table = index * PHONES_PER_PROCESS + p + 1
+    for p in range(phones_per_process):
+        table = index * phones_per_process + p + 1
         team = "A" if p % 2 == 0 else "B"
         store = SheetStore(Path(work) / f"phone-{table}", device=f"handy-{table}")
         line = JoinLine.parse(join_line).model_copy(update={"url": proxy_url}).format()
@@ -107,40 +108,55 @@ def _client_main(index: int, join_line: str, proxy_url: str, work: str, results:
     out.close()
 
 
-def test_200_sheets_through_a_flaky_link_and_a_killed_host_are_stored_exactly_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("https", "processes", "phones_per_process"),
+    [
+        # Plain HTTP: the proxy's duplicated requests really reach the host twice (under TLS a copied
+        # record is refused by TLS itself). 4 x 10 phones x 5 sheets = 200 sheets.
+        pytest.param(False, PROCESSES, PHONES_PER_PROCESS, id="200-sheets-http"),
+        # Pinned HTTPS, as in the hall: faults also hit TLS handshakes. 2 x 4 x 5 = 40 sheets.
+        pytest.param(True, 2, 4, id="40-sheets-https"),
+    ],
+)
+def test_sheets_through_a_flaky_link_and_a_killed_host_are_stored_exactly_once(
+    tmp_path: Path, https: bool, processes: int, phones_per_process: int
+) -> None:
     started = time.monotonic()
-    # Plain HTTP here so the proxy's duplicated requests really reach the host twice (under TLS a
-    # copied record is refused by TLS itself); pinning and TLS are covered in test_sync_client.py.
-    host = HostProcess(tmp_path / "host", https=False).start()
+    host = HostProcess(tmp_path / "host", https=https).start()
     results = tmp_path / "results"
     results.mkdir()
+    total = processes * phones_per_process * SHEETS_PER_PHONE
     context = multiprocessing.get_context("spawn")
     try:
         with FaultProxy(host.port, FAULTS, seed=12) as proxy:
             assert host.join_line is not None
+            proxy_url = f"{'https' if https else 'http'}://127.0.0.1:{proxy.port}"
             children = [
-                context.Process(target=_client_main, args=(i, host.line, proxy.url, str(tmp_path / f"p{i}"), str(results)))
-                for i in range(PROCESSES)
+                context.Process(
+                    target=_client_main,
+                    args=(i, host.line, proxy_url, str(tmp_path / f"p{i}"), str(results), phones_per_process),
+                )
+                for i in range(processes)
             ]
             for child in children:
                 child.start()
             # Kill the host twice while the phones are sending, each time once some sheets got through.
             for kills in (1, 2):
-                while _count(results, "acknowledged") < 60 * kills and any(c.is_alive() for c in children):
+                while _count(results, "acknowledged") < total // 3 * kills and any(c.is_alive() for c in children):
                     time.sleep(0.05)
                 host.kill()
                 time.sleep(0.5)
                 host.start()
             for child in children:
                 child.join(DEADLINE + 60)
-            assert [c.exitcode for c in children] == [0] * PROCESSES, "a phone process failed (see its traceback above)"
+            assert [c.exitcode for c in children] == [0] * processes, "a phone process failed (see its traceback above)"
             proxy.schedule = CLEAN
             stats = dict(proxy.stats)
     finally:
         host.stop()
 
     lines = [json.loads(text) for path in sorted(results.iterdir()) for text in path.read_text(encoding="utf-8").splitlines()]
-    assert sum(1 for r in lines if r["kind"] == "done") == PROCESSES
+    assert sum(1 for r in lines if r["kind"] == "done") == processes
     sent = {(r["sheet_id"], r["revision"]): r["body"] for r in lines if r["kind"] == "sent"}
     acknowledged = {(r["sheet_id"], r["revision"]) for r in lines if r["kind"] == "acknowledged"}
     rows = host.stored_revisions()
@@ -148,7 +164,7 @@ def test_200_sheets_through_a_flaky_link_and_a_killed_host_are_stored_exactly_on
     bodies = {(sid, rev): body for sid, rev, body in rows}
 
     sheets = {sid for sid, _ in sent}
-    assert len(sheets) == PROCESSES * PHONES_PER_PROCESS * SHEETS_PER_PHONE == 200
+    assert len(sheets) == total
     assert max(stored.values()) == 1, "a revision stored twice"
     assert set(stored) <= set(sent), "the host holds a revision no phone sent"
     final = {sid: max(rev for s, rev in sent if s == sid) for sid in sheets}
@@ -159,10 +175,11 @@ def test_200_sheets_through_a_flaky_link_and_a_killed_host_are_stored_exactly_on
         assert Sheet.from_json(bodies[key]) == Sheet.from_json(sent[key]), f"{key}: the host holds another body"
     assert host.conflicts() == 0, "a resend or a duplicate was taken for a conflict"
     closed = sum(1 for sid, rev in final.items() if json.loads(bodies[(sid, rev)])["entries"][-1]["kind"] == "close")
-    assert closed >= 150, "mostly closed sheets"
+    assert closed >= total * 3 // 4, "mostly closed sheets"
     for fault in ("drop", "lose_reply", "delay", "duplicate", "replies_lost"):
         assert stats.get(fault, 0) > 0, f"the proxy never did {fault}: {stats}"
-    assert any("bereits gespeichert" in line for line in host.output), "resent revisions were answered 'already stored'"
+    if not https:  # over TLS a lost reply may have hit a handshake instead of a request
+        assert any("bereits gespeichert" in line for line in host.output), "resent revisions were answered 'already stored'"
     print(
         f"\n{len(sheets)} sheets, {len(sent)} revisions sent, {len(stored)} stored, {len(acknowledged)} acknowledged, "
         f"2 host kills, proxy {stats}, {time.monotonic() - started:.1f} s"
