@@ -11,7 +11,7 @@ import pytest
 from urllib3.util.retry import Retry
 
 from scoring import Entry, Sheet
-from storage import SheetStore, SyncState
+from storage import SheetStore, StorageError, SyncState
 from sync.client import (
     CertificateMismatch,
     Credentials,
@@ -21,6 +21,7 @@ from sync.client import (
     NotAuthorized,
     SheetRefused,
     credentials_path,
+    forget_credentials,
     join,
     load_credentials,
     save_credentials,
@@ -86,6 +87,17 @@ def test_join_with_the_join_line_keeps_the_token_0600_and_never_shows_it(tmp_pat
         assert token not in shown
     assert not any(token in line for line in host.output), "the host never logs a token"
     client.close()
+
+
+def test_damaged_credentials_say_so_and_leaving_the_tournament_keeps_the_sheets(tmp_path: Path, host: HostProcess) -> None:
+    store, credentials = phone(tmp_path, host, table=3, name="kaputt")
+    sheet = stored_sheet(store, credentials)
+    credentials_path(store.root).write_text('{"url": "https://x"', encoding="utf-8")
+    with pytest.raises(StorageError, match=r"Anmeldung beim Turnier .* kann nicht gelesen werden.*neu beitreten"):
+        load_credentials(store.root)
+    forget_credentials(store.root)
+    assert load_credentials(store.root) is None
+    assert store.open(sheet.id) == sheet
 
 
 def test_join_with_url_and_code(tmp_path: Path, host: HostProcess) -> None:
