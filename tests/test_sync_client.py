@@ -314,3 +314,24 @@ def test_the_service_sends_in_the_background_waits_out_a_host_restart_and_report
         assert {(s, r) for s, r, _ in host.stored_revisions()} == {(str(first.id), 6), (str(second.id), 5)}
     finally:
         host.stop()
+
+
+def test_a_failing_listener_does_not_stop_the_sender_and_stop_is_prompt(tmp_path: Path, host: HostProcess) -> None:
+    store, credentials = phone(tmp_path, host, table=13)
+    sheet = stored_sheet(store, credentials, close=False, games=4)
+    calls: list[int] = []
+
+    def broken_screen(states: list[SheetSync], problem: str | None) -> None:
+        calls.append(len(states))
+        raise RuntimeError("the screen is gone")
+
+    service = SyncService(store, credentials, on_change=broken_screen, poll=300.0).start()
+    try:
+        service.close_and_queue(sheet.id, "Sepp", OVERRIDE)
+        wait_until(lambda: service.status(sheet.id).state is SheetSyncState.AT_ORGANIZER)
+        assert calls and service.running
+    finally:
+        began = time.monotonic()
+        service.stop()
+    assert time.monotonic() - began < 5, "stop does not wait for the next poll"
+    assert not service.running
