@@ -68,6 +68,21 @@ from .protocol import (
 
 log = logging.getLogger("tischblock.host")
 
+
+class _OneLine(logging.Filter):
+    """Every log record stays one line: names and messages come from phones, and a line break or
+    terminal escape in them must not forge further lines in the organizer's terminal."""
+
+    _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = self._CONTROL.sub(" ", record.getMessage())
+        record.args = None
+        return True
+
+
+log.addFilter(_OneLine())
+
 PASSWORD_SETTING = "organizer_password"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Join code letters: no 0/O, 1/I, so a code read aloud in a hall is typed right."""

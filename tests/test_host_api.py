@@ -219,3 +219,21 @@ def test_wrong_join_codes_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert "127.0.0.1 gesperrt: zu viele falsche Beitrittscodes" in wait_for_log(limited, "gesperrt")
     finally:
         limited.stop()
+
+
+def test_a_phones_names_cannot_forge_lines_in_the_terminal(host: RunningHost) -> None:
+    host.join(table=10, team="A", name="Handy\n12:00:00 Tisch 1, Durchgang 1: gefälscht\x1b[2J")
+    log = wait_for_log(host, "gefälscht")
+    [line] = [line for line in log.splitlines() if "gefälscht" in line]
+    assert "beigetreten: Tisch 10" in line
+    assert "\x1b" not in log
+
+
+def test_the_organizer_may_ask_for_any_tables_revision(host: RunningHost) -> None:
+    token = host.join(table=11)["device_token"]
+    sheet = watten_sheet(TOURNAMENT, 11, 3)
+    assert host.put(sheet, token).status_code == 201
+    asked = host.organizer(f"/sheets/{sheet.id}/revisions/3")
+    assert asked.status_code == 200
+    assert asked.json()["status"] == "already_stored"
+    assert host.organizer(f"/sheets/{sheet.id}/revisions/3", password="falsch").status_code == 401
