@@ -34,6 +34,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from scoring import Sheet, SheetContext
+from scoring.engine import german_validation_message
 from storage.atomic import atomic_write_bytes, parse_json_object
 from storage.errors import StorageError
 
@@ -331,7 +332,7 @@ class HostClient:
         try:
             request = JoinRequest(join_code=join_code.strip(), table=table, team=team, device_name=device_name)
         except ValidationError as error:
-            raise JoinRefused(f"Die Angaben zum Beitritt sind ungültig: {error.errors()[0]['msg']}") from None
+            raise JoinRefused(f"Die Angaben zum Beitritt sind ungültig: {german_validation_message(error)}") from None
         response = self._request("POST", f"{API_PREFIX}/join", body=request.model_dump_json().encode(), auth=False)
         if response.status_code == 201:
             answer: JoinResponse = self._parse(JoinResponse, response)
