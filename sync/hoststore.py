@@ -21,6 +21,7 @@ so a later issue can add rounds, draws and standings beside them.
 
 from __future__ import annotations
 
+import queue
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -330,14 +331,19 @@ class HostStore:
         else:
             self.engine = create_engine(parsed, pool_size=20, max_overflow=20, pool_timeout=60, pool_pre_ping=True)
         self._devices: dict[str, Device] = {}
+        self._group: _GroupCommit | None = None
         self._write_lock: AbstractContextManager[Any] = threading.Lock() if self.is_sqlite else nullcontext()
         self.applied = self.migrate()
+        if self.is_sqlite:
+            self._group = _GroupCommit(self)
 
     @classmethod
     def open(cls, data_dir: Path | None = None, url: str | None = None) -> HostStore:
         return cls(database_url(data_dir, url))
 
     def close(self) -> None:
+        if self._group is not None:
+            self._group.stop()
         self.engine.dispose()
 
     def describe(self) -> str:
@@ -459,6 +465,11 @@ class HostStore:
         Returns only after the transaction is committed (SQLite ``synchronous=FULL``, PostgreSQL's
         default ``synchronous_commit=on``): an acknowledged revision survives a killed host.
         """
+        if self._group is not None:
+            return self._group.submit(new)
+        return self._store_with_retry(new)
+
+    def _store_with_retry(self, new: NewRevision) -> StoreResult:
         for _ in range(3):
             try:
                 return self._store_revision_once(new)
@@ -469,52 +480,56 @@ class HostStore:
         raise RuntimeError(f"revision {new.sheet_id}/{new.revision} could not be stored")
 
     def _store_revision_once(self, new: NewRevision) -> StoreResult:
-        key = (revisions.c.sheet_id == str(new.sheet_id)) & (revisions.c.revision == new.revision)
         with self._write() as conn:
-            row = conn.execute(select(revisions).where(key)).first()
-            if row is not None:
-                existing = _revision(row)
-                if existing.body_sha256 == new.body_sha256:
-                    return StoreResult("already_stored", existing)
-                kept = conn.execute(
-                    select(conflicts.c.id).where(
-                        (conflicts.c.sheet_id == str(new.sheet_id))
-                        & (conflicts.c.revision == new.revision)
-                        & (conflicts.c.body_sha256 == new.body_sha256)
-                    )
-                ).first()
-                if kept is None:
-                    conn.execute(
-                        insert(conflicts).values(
-                            sheet_id=str(new.sheet_id),
-                            revision=new.revision,
-                            body=new.body.decode("utf-8"),
-                            body_sha256=new.body_sha256,
-                            stored_sha256=existing.body_sha256,
-                            tournament_id=new.tournament_id,
-                            device_id=new.device_id,
-                            received_at=utcnow(),
-                        )
-                    )
-                return StoreResult("conflict", existing)
-            received = utcnow()
-            conn.execute(
-                insert(revisions).values(
-                    sheet_id=str(new.sheet_id),
-                    revision=new.revision,
-                    body=new.body.decode("utf-8"),
-                    body_sha256=new.body_sha256,
-                    tournament_id=new.tournament_id,
-                    round_label=new.round_label,
-                    round=new.round,
-                    table_no=new.table,
-                    written_by=new.written_by,
-                    closed=new.closed,
-                    games=new.games,
-                    device_id=new.device_id,
-                    received_at=received,
+            return self._store_in(conn, new)
+
+    def _store_in(self, conn: Connection, new: NewRevision) -> StoreResult:
+        """The statements of one ``store_revision`` inside the open transaction ``conn``."""
+        key = (revisions.c.sheet_id == str(new.sheet_id)) & (revisions.c.revision == new.revision)
+        row = conn.execute(select(revisions).where(key)).first()
+        if row is not None:
+            existing = _revision(row)
+            if existing.body_sha256 == new.body_sha256:
+                return StoreResult("already_stored", existing)
+            kept = conn.execute(
+                select(conflicts.c.id).where(
+                    (conflicts.c.sheet_id == str(new.sheet_id))
+                    & (conflicts.c.revision == new.revision)
+                    & (conflicts.c.body_sha256 == new.body_sha256)
                 )
+            ).first()
+            if kept is None:
+                conn.execute(
+                    insert(conflicts).values(
+                        sheet_id=str(new.sheet_id),
+                        revision=new.revision,
+                        body=new.body.decode("utf-8"),
+                        body_sha256=new.body_sha256,
+                        stored_sha256=existing.body_sha256,
+                        tournament_id=new.tournament_id,
+                        device_id=new.device_id,
+                        received_at=utcnow(),
+                    )
+                )
+            return StoreResult("conflict", existing)
+        received = utcnow()
+        conn.execute(
+            insert(revisions).values(
+                sheet_id=str(new.sheet_id),
+                revision=new.revision,
+                body=new.body.decode("utf-8"),
+                body_sha256=new.body_sha256,
+                tournament_id=new.tournament_id,
+                round_label=new.round_label,
+                round=new.round,
+                table_no=new.table,
+                written_by=new.written_by,
+                closed=new.closed,
+                games=new.games,
+                device_id=new.device_id,
+                received_at=received,
             )
+        )
         stored = StoredRevision(
             sheet_id=new.sheet_id,
             revision=new.revision,
@@ -596,6 +611,81 @@ class HostStore:
                 )
                 for row in conn.execute(query)
             ]
+
+
+@dataclass
+class _Pending:
+    new: NewRevision
+    done: threading.Event
+    result: StoreResult | None = None
+    error: BaseException | None = None
+
+
+class _GroupCommit:
+    """Group commit for SQLite: one writer thread stores the revisions that wait together in one
+    transaction, so one fsync acknowledges many; each caller returns only after that commit.
+
+    SQLite has one writer and fsyncs every commit (``synchronous=FULL``): 500 tables submitting at
+    once would otherwise wait for 500 fsyncs in a row. If a batch fails, its revisions are stored
+    one by one, so a bad one fails alone.
+    """
+
+    MAX_BATCH = 64
+
+    def __init__(self, store: HostStore) -> None:
+        self.store = store
+        self.queue: queue.Queue[_Pending | None] = queue.Queue()
+        self.thread = threading.Thread(target=self._run, name="tischblock-host-writer", daemon=True)
+        self.thread.start()
+
+    def submit(self, new: NewRevision) -> StoreResult:
+        pending = _Pending(new, threading.Event())
+        self.queue.put(pending)
+        pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+        assert pending.result is not None
+        return pending.result
+
+    def stop(self) -> None:
+        self.queue.put(None)
+        self.thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            first = self.queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    item = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Pending]) -> None:
+        try:
+            with self.store._write() as conn:
+                results = [self.store._store_in(conn, pending.new) for pending in batch]
+            for pending, result in zip(batch, results, strict=True):
+                pending.result = result
+        except Exception:
+            for pending in batch:
+                try:
+                    pending.result = self.store._store_with_retry(pending.new)
+                except Exception as error:
+                    pending.error = error
+        finally:
+            for pending in batch:
+                pending.done.set()
 
 
 def _table_names(conn: Connection) -> set[str]:

@@ -90,7 +90,12 @@ class JoinRequest(_Model):
 
 
 class JoinResponse(_Model):
-    """The device's token (sent back in ``TOKEN_HEADER``, never in a URL) and where it belongs."""
+    """The device's token (sent back in ``TOKEN_HEADER``, never in a URL) and where it belongs.
+
+    The phone writes ``tournament_id`` into ``context.tournament`` and ``table`` into
+    ``context.table`` of the sheets it submits: the host refuses (403) a sheet of another
+    tournament or table. The token cannot be shown again; a phone that lost it joins anew.
+    """
 
     device_token: str
     device_id: str

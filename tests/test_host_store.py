@@ -6,6 +6,7 @@ import hashlib
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,22 @@ def test_sqlite_commits_durably(tmp_path: Path) -> None:
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
     assert (tmp_path / "host.sqlite3").exists()
     store.close()
+
+
+def test_a_bad_revision_among_concurrent_ones_fails_alone(store: HostStore) -> None:
+    """SQLite commits waiting revisions together (group commit); one that breaks a constraint
+    (here: an unknown tournament) must not take the others down with it."""
+    good = [revision(uuid.uuid4(), 1, f'{{"n": {n}}}'.encode(), table=n) for n in range(1, 31)]
+    bad = replace(revision(uuid.uuid4(), 1, b'{"bad": 1}'), tournament_id="gibt-es-nicht")
+
+    def attempt(new: NewRevision) -> str:
+        try:
+            return store.store_revision(new).status
+        except (RuntimeError, DBAPIError):
+            return "refused"
+
+    with ThreadPoolExecutor(12) as pool:
+        results = list(pool.map(attempt, [*good[:15], bad, *good[15:]]))
+    assert results.count("stored") == 30
+    assert results[15] == "refused"
+    assert len(store.all_revisions()) == 30
