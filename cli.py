@@ -7,6 +7,7 @@
     tischblock app [--port N]       serve the app in the browser and print its URL
     tischblock export FILE [--csv DIR]   back up every stored sheet to one JSON file (and CSVs)
     tischblock import FILE          restore a backup; never replaces a newer stored sheet
+    tischblock host                 serve the organizer's host: collects every table's sheets (HTTPS)
 
 ``--data-dir DIR`` (before or after the command) chooses the store; default: ``TISCHBLOCK_DATA_DIR``,
 the packaged app's data directory, or the platform's user data directory (see ``storage/paths.py``).
@@ -181,6 +182,46 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_host(args: argparse.Namespace) -> int:
+    """Start the organizer's host: print URL, join code, fingerprint and QR code, then serve."""
+    import getpass
+
+    from storage.paths import data_dir
+    from sync.hostrun import HostSetupError, banner, prepare, serve
+
+    def ask_password() -> str | None:
+        if not sys.stdin.isatty():
+            return None
+        first = getpass.getpass("Neues Veranstalter-Passwort: ")
+        if getpass.getpass("Noch einmal: ") != first:
+            raise CliError("Die beiden Passwörter stimmen nicht überein")
+        return first
+
+    explicit = getattr(args, "data_dir", None)
+    folder = Path(explicit) if explicit else data_dir() / "host"
+    try:
+        setup = prepare(
+            folder,
+            database_url=args.database_url,
+            host=args.host,
+            port=args.port,
+            organizer_password=args.organizer_password,
+            tournament=args.tournament,
+            join_code=args.join_code,
+            insecure_http=args.insecure_http,
+            ask_password=ask_password,
+        )
+    except HostSetupError as error:
+        raise CliError(str(error)) from None
+    print(banner(setup, qr=not args.no_qr), end="", flush=True)
+    if args.print_join:
+        setup.store.close()
+        return 0
+    print("Der Host läuft; beenden mit Strg-C.", flush=True)
+    serve(setup, wrong_codes_per_minute=args.wrong_codes_per_minute)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     data_dir = argparse.ArgumentParser(add_help=False)
     data_dir.add_argument(
@@ -214,6 +255,20 @@ def build_parser() -> argparse.ArgumentParser:
     restore = sub.add_parser("import", parents=[data_dir], help="eine Sicherung einlesen (ältere Stände ersetzen nie neuere)")
     restore.add_argument("file", help="die Sicherungs-Datei (JSON)")
     restore.set_defaults(func=cmd_import)
+    host = sub.add_parser("host", parents=[data_dir], help="den Host des Veranstalters starten: sammelt die Blätter aller Tische")
+    host.add_argument("--port", type=int, default=8443)
+    host.add_argument("--host", default="0.0.0.0", help="Adresse, an der der Host lauscht (Standard: alle)")
+    host.add_argument("--database-url", help="statt SQLite im Datenverzeichnis: postgresql+psycopg://BENUTZER@SERVER/DATENBANK")
+    host.add_argument("--organizer-password", help="Veranstalter-Passwort (sonst beim ersten Start im Terminal abgefragt)")
+    host.add_argument(
+        "--tournament", metavar="NAME", help="Name des Turniers (beim ersten Start; ein anderer Name legt ein neues an)"
+    )
+    host.add_argument("--join-code", help="Beitrittscode selbst wählen (beim Anlegen des Turniers; sonst zufällig)")
+    host.add_argument("--insecure-http", action="store_true", help="nur für Tests: HTTP ohne Verschlüsselung und Zertifikat")
+    host.add_argument("--print-join", action="store_true", help="nur ausgeben, was der Start ausgibt, und nicht starten")
+    host.add_argument("--no-qr", action="store_true", help="keinen QR-Code ausgeben")
+    host.add_argument("--wrong-codes-per-minute", type=int, default=5, help=argparse.SUPPRESS)
+    host.set_defaults(func=cmd_host)
     return parser
 
 

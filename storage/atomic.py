@@ -68,15 +68,19 @@ def tmp_path(path: Path) -> Path:
     return path.with_name(path.name + TMP_SUFFIX)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Replace ``path`` with ``data`` atomically and durably; on any error the old file is intact.
 
+    ``mode`` is the new file's permission from its first byte on (``0o600`` for a secret such
+    as the device token: never readable by others, not even while it is being written).
     Raises ``StorageFull`` when the disk is full, ``StorageError`` for other I/O errors.
     """
     tmp = tmp_path(path)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o644)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), mode)
         try:
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, mode)  # a leftover temp file keeps its old mode through O_CREAT; the umask may narrow it
             view = memoryview(data)
             while view:
                 written = os.write(fd, view)

@@ -27,6 +27,18 @@ def test_atomic_write_replaces_the_file_and_leaves_no_temp_file(tmp_path: Path) 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json"]
 
 
+@pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")
+def test_a_secret_is_written_readable_by_its_owner_only_even_over_a_leftover_temp_file(tmp_path: Path) -> None:
+    target = tmp_path / "geheim.json"
+    (tmp_path / "geheim.json.tmp").write_bytes(b"left over")
+    (tmp_path / "geheim.json.tmp").chmod(0o644)
+    atomic_write_bytes(target, b'{"token": "x"}', mode=0o600)
+    assert target.read_bytes() == b'{"token": "x"}'
+    assert target.stat().st_mode & 0o777 == 0o600
+    atomic_write_bytes(target, b"{}")
+    assert target.stat().st_mode & 0o777 == 0o644, "the default stays what it was"
+
+
 def test_tinydb_works_on_the_atomic_storage(tmp_path: Path) -> None:
     db = TinyDB(tmp_path / "db" / "x.json", storage=AtomicJSONStorage)
     db.insert({"n": 1})

@@ -1,0 +1,152 @@
+"""Starting the host: the store, the organizer's password, the tournament, the certificate, the banner.
+
+``tischblock host`` (cli.py) calls ``prepare`` (everything that is decided at a start, with
+German errors for what the organizer must fix), prints ``banner`` (URLs, join code, fingerprint,
+the join line and its QR code) and calls ``serve`` (uvicorn, HTTPS with the host's certificate,
+until Ctrl-C or SIGTERM).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import segno
+
+from .host import PASSWORD_SETTING, create_app, hash_password, start_tournament, verify_password
+from .hoststore import HostStore, Tournament
+from .protocol import JoinLine
+from .tls import HostCertificate, ensure_certificate, lan_addresses
+
+
+class HostSetupError(ValueError):
+    """Something the organizer must fix before the host can start (German message)."""
+
+
+@dataclass(frozen=True)
+class HostSetup:
+    store: HostStore
+    tournament: Tournament
+    certificate: HostCertificate | None
+    """``None`` with ``--insecure-http``."""
+    host: str
+    port: int
+    urls: tuple[str, ...]
+    join_line: JoinLine
+    notes: tuple[str, ...]
+    """What happened at this start (first start, new tournament, ...), for the banner."""
+
+
+_CODE = re.compile(r"^[A-Z0-9]{4,16}$")
+
+
+def prepare(
+    data_dir: Path,
+    *,
+    database_url: str | None = None,
+    host: str = "0.0.0.0",
+    port: int = 8443,
+    organizer_password: str | None = None,
+    tournament: str | None = None,
+    join_code: str | None = None,
+    insecure_http: bool = False,
+    ask_password: Callable[[], str | None] | None = None,
+) -> HostSetup:
+    """Open the store and settle what the host needs; ``HostSetupError`` says what is missing."""
+    notes: list[str] = []
+    store = HostStore.open(data_dir, database_url)
+    if store.applied:
+        notes.append(f"Datenbank eingerichtet: {', '.join(store.applied)}")
+    stored_hash = store.setting(PASSWORD_SETTING)
+    if stored_hash is None:
+        password = organizer_password if organizer_password is not None else (ask_password() if ask_password else None)
+        if password is None:
+            raise HostSetupError(
+                "Beim ersten Start braucht der Host ein Veranstalter-Passwort: --organizer-password PASSWORT "
+                "(oder den Host im Terminal starten, dann wird es abgefragt)"
+            )
+        if len(password) < 6:
+            raise HostSetupError("Das Veranstalter-Passwort braucht mindestens 6 Zeichen")
+        store.set_setting_once(PASSWORD_SETTING, hash_password(password))
+        notes.append("Veranstalter-Passwort gespeichert (nur als scrypt-Hash)")
+    elif organizer_password is not None and not verify_password(organizer_password, stored_hash):
+        raise HostSetupError("--organizer-password stimmt nicht mit dem gespeicherten Veranstalter-Passwort überein")
+    current = store.current_tournament()
+    if join_code is not None:
+        join_code = join_code.strip().upper()
+        if not _CODE.match(join_code):
+            raise HostSetupError("Der Beitrittscode braucht 4 bis 16 Buchstaben oder Ziffern")
+    if current is None or (tournament is not None and tournament.strip() != current.name):
+        if tournament is None or not tournament.strip():
+            raise HostSetupError("Beim ersten Start braucht der Host den Namen des Turniers: --tournament NAME")
+        current = start_tournament(store, tournament.strip(), join_code)
+        notes.append(f"Neues Turnier angelegt: {current.name} ({current.id})")
+    elif join_code is not None and join_code != current.join_code:
+        raise HostSetupError(f"Das Turnier '{current.name}' hat schon den Beitrittscode {current.join_code}")
+    certificate = None if insecure_http else ensure_certificate(data_dir)
+    if certificate is not None and certificate.created:
+        notes.append(f"Zertifikat erstellt: {certificate.cert_path}")
+    scheme = "http" if insecure_http else "https"
+    if host in ("0.0.0.0", "::", ""):
+        addresses = [*lan_addresses(), "127.0.0.1"]
+    else:
+        addresses = [host]
+    urls = tuple(f"{scheme}://{address}:{port}" for address in addresses)
+    line = JoinLine(url=urls[0], code=current.join_code, fingerprint=certificate.fingerprint if certificate else None)
+    return HostSetup(store, current, certificate, host, port, urls, line, tuple(notes))
+
+
+INSECURE_WARNING = (
+    "!!! ACHTUNG: --insecure-http: KEINE Verschlüsselung, KEIN Zertifikat. Jeder im selben WLAN kann die\n"
+    "!!! Geräte-Tokens und alle Blätter mitlesen und damit Ergebnisse fälschen. Nur für Tests, nie im Turnier."
+)
+
+
+def banner(setup: HostSetup, qr: bool = True) -> str:
+    """What the host prints at its start: where it is, how to join, and how to check it."""
+    out = io.StringIO()
+    if setup.certificate is None:
+        print(INSECURE_WARNING, file=out)
+    print(f"Tischblock-Host für {setup.tournament.name} (Turnier-ID {setup.tournament.id})", file=out)
+    for note in setup.notes:
+        print(f"  {note}", file=out)
+    print(f"Daten: {setup.store.describe()}", file=out)
+    for url in setup.urls:
+        print(f"Adresse: {url}", file=out)
+    print(f"Beitrittscode: {setup.tournament.join_code}", file=out)
+    if setup.certificate is not None:
+        print(f"Zertifikat (SHA-256): {setup.certificate.fingerprint}", file=out)
+    print(f"Beitritts-Zeile: {setup.join_line.format()}", file=out)
+    if qr:
+        print("Zum Beitreten am Handy scannen:", file=out)
+        segno.make(setup.join_line.format(), error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
+def serve(setup: HostSetup, *, wrong_codes_per_minute: int = 5) -> None:
+    """Serve the host until Ctrl-C or SIGTERM; each arriving sheet logs one German line."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stdout, force=True)
+    app = create_app(setup.store, wrong_codes_per_minute=wrong_codes_per_minute)
+    certificate = setup.certificate
+    config = uvicorn.Config(
+        app,
+        host=setup.host,
+        port=setup.port,
+        ssl_certfile=str(certificate.cert_path) if certificate else None,
+        ssl_keyfile=str(certificate.key_path) if certificate else None,
+        access_log=False,  # the German line per sheet is the log; no request line, no header ever printed
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+        server_header=False,
+    )
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        setup.store.close()

@@ -1,0 +1,598 @@
+"""The host's store: tournaments, devices and every revision of every sheet, in SQL.
+
+One small repository class, ``HostStore``, over SQLAlchemy 2 Core (no ORM). SQLite by default
+(``<data-dir>/host.sqlite3``, ``journal_mode=WAL`` and ``synchronous=FULL`` on every
+connection, so a commit is on disk when it returns), PostgreSQL with a
+``postgresql+psycopg://`` URL for a league that collects many tournaments on one server.
+
+What it promises:
+
+- A revision, once stored, is never changed or removed: the code never updates or deletes one,
+  and the database refuses it too (triggers of the migration ``revisionen-unveraenderlich``).
+- ``store_revision`` stores a revision in one transaction and returns only after the commit.
+  The same body again is "already stored"; another body for a stored (sheet, revision) is kept
+  aside in ``conflicts`` (once per distinct body), never stored over the first.
+- Schema changes are named migrations applied once, in order, recorded in ``schema_migrations``;
+  each one is idempotent, so a crash in the middle of one only repeats that step.
+
+The host serves one current tournament (``host_settings``); the tables are keyed by tournament
+so a later issue can add rounds, draws and standings beside them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+SQLITE_NAME = "host.sqlite3"
+
+metadata = MetaData()
+
+schema_migrations = Table(
+    "schema_migrations",
+    metadata,
+    Column("name", String(100), primary_key=True),
+    Column("applied_at", DateTime(timezone=True), nullable=False),
+)
+
+host_settings = Table(
+    "host_settings",
+    metadata,
+    Column("key", String(100), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(80), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("join_code", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+devices = Table(
+    "devices",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("team", String(80)),
+    Column("name", String(80), nullable=False),
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+revisions = Table(
+    "revisions",
+    metadata,
+    Column("sheet_id", String(36), nullable=False),
+    Column("revision", Integer, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("body_sha256", String(64), nullable=False),
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("round_label", String(20), nullable=False),
+    Column("round", Integer),
+    Column("table_no", Integer, nullable=False),
+    Column("written_by", String(80)),
+    Column("closed", Boolean, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("device_id", String(40)),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("sheet_id", "revision", name="revisions_pk"),
+    Index("revisions_by_table", "tournament_id", "round_label", "round", "table_no"),
+)
+
+conflicts = Table(
+    "conflicts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("sheet_id", String(36), nullable=False),
+    Column("revision", Integer, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("body_sha256", String(64), nullable=False),
+    Column("stored_sha256", String(64), nullable=False),
+    Column("tournament_id", String(80)),
+    Column("device_id", String(40)),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("sheet_id", "revision", "body_sha256", name="conflicts_once_per_body"),
+)
+
+V1_TABLES = [schema_migrations, host_settings, tournaments, devices, revisions, conflicts]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every time the store keeps is UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+# -- migrations -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    apply: Callable[[Connection], None]
+
+
+MIGRATIONS: list[Migration] = []
+
+
+def migration(name: str) -> Callable[[Callable[[Connection], None]], Callable[[Connection], None]]:
+    """Register a schema step; steps run in the order they are registered, each once."""
+
+    def decorate(function: Callable[[Connection], None]) -> Callable[[Connection], None]:
+        if any(m.name == name for m in MIGRATIONS):
+            raise ValueError(f"migration registered twice: {name}")
+        MIGRATIONS.append(Migration(name, function))
+        return function
+
+    return decorate
+
+
+@migration("0001-erste-tabellen")
+def _create_v1_tables(conn: Connection) -> None:
+    metadata.create_all(conn, tables=V1_TABLES, checkfirst=True)
+
+
+_REFUSAL = "Eine gespeicherte Revision wird nie geändert oder gelöscht"
+
+
+@migration("0002-revisionen-unveraenderlich")
+def _revisions_are_immutable(conn: Connection) -> None:
+    if conn.dialect.name == "sqlite":
+        for action in ("UPDATE", "DELETE"):
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER IF NOT EXISTS revisions_no_{action.lower()} BEFORE {action} ON revisions "
+                f"BEGIN SELECT RAISE(ABORT, '{_REFUSAL}'); END"
+            )
+    else:
+        conn.exec_driver_sql(
+            "CREATE OR REPLACE FUNCTION tischblock_refuse_change() RETURNS trigger LANGUAGE plpgsql AS "
+            f"$$ BEGIN RAISE EXCEPTION '{_REFUSAL}'; END $$"
+        )
+        for action in ("UPDATE", "DELETE"):
+            trigger = f"revisions_no_{action.lower()}"
+            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger} ON revisions")
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {trigger} BEFORE {action} ON revisions FOR EACH ROW EXECUTE FUNCTION tischblock_refuse_change()"
+            )
+
+
+# -- values -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tournament:
+    id: str
+    name: str
+    join_code: str
+    created: datetime
+
+
+@dataclass(frozen=True)
+class Device:
+    id: str
+    tournament_id: str
+    table: int
+    team: str | None
+    name: str
+    created: datetime
+
+
+@dataclass(frozen=True)
+class NewRevision:
+    """A revision the host has checked and wants stored; ``body`` is exactly what the phone sent."""
+
+    sheet_id: uuid.UUID
+    revision: int
+    body: bytes
+    body_sha256: str
+    tournament_id: str
+    round_label: str
+    round: int | None
+    table: int
+    written_by: str | None
+    closed: bool
+    games: int
+    device_id: str | None
+
+
+@dataclass(frozen=True)
+class StoredRevision:
+    sheet_id: uuid.UUID
+    revision: int
+    body: str
+    body_sha256: str
+    tournament_id: str
+    round_label: str
+    round: int | None
+    table: int
+    written_by: str | None
+    closed: bool
+    games: int
+    device_id: str | None
+    received_at: datetime
+
+
+@dataclass(frozen=True)
+class StoreResult:
+    """What ``store_revision`` did: stored it now, had it already, or kept a different body aside."""
+
+    status: Literal["stored", "already_stored", "conflict"]
+    stored: StoredRevision
+
+
+@dataclass(frozen=True)
+class Conflict:
+    id: int
+    sheet_id: uuid.UUID
+    revision: int
+    body: str
+    body_sha256: str
+    stored_sha256: str
+    tournament_id: str | None
+    device_id: str | None
+    received_at: datetime
+
+
+def _revision(row: Any) -> StoredRevision:
+    return StoredRevision(
+        sheet_id=uuid.UUID(row.sheet_id),
+        revision=row.revision,
+        body=row.body,
+        body_sha256=row.body_sha256,
+        tournament_id=row.tournament_id,
+        round_label=row.round_label,
+        round=row.round,
+        table=row.table_no,
+        written_by=row.written_by,
+        closed=bool(row.closed),
+        games=row.games,
+        device_id=row.device_id,
+        received_at=_aware(row.received_at),
+    )
+
+
+def _tournament(row: Any) -> Tournament:
+    return Tournament(id=row.id, name=row.name, join_code=row.join_code, created=_aware(row.created))
+
+
+def _device(row: Any) -> Device:
+    return Device(
+        id=row.id, tournament_id=row.tournament_id, table=row.table_no, team=row.team, name=row.name, created=_aware(row.created)
+    )
+
+
+# -- the repository ---------------------------------------------------------------------------
+
+
+def database_url(data_dir: Path | None = None, url: str | None = None) -> str:
+    """The URL to open: ``url`` if given, else SQLite in ``data_dir``."""
+    if url:
+        return url
+    if data_dir is None:
+        raise ValueError("Ohne --database-url braucht der Host ein Datenverzeichnis (--data-dir)")
+    return f"sqlite:///{Path(data_dir).resolve() / SQLITE_NAME}"
+
+
+class HostStore:
+    """The host's repository: every query the host makes, and nothing else touches the database."""
+
+    def __init__(self, url: str) -> None:
+        parsed = make_url(url)
+        self.url = parsed
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if self.is_sqlite:
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(parsed, connect_args={"check_same_thread": False, "timeout": 30})
+            event.listen(self.engine, "connect", _sqlite_on_connect)
+            event.listen(self.engine, "begin", _sqlite_on_begin)
+        else:
+            self.engine = create_engine(parsed, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        self.applied = self.migrate()
+
+    @classmethod
+    def open(cls, data_dir: Path | None = None, url: str | None = None) -> HostStore:
+        return cls(database_url(data_dir, url))
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def describe(self) -> str:
+        """Where the data is, for the terminal (never the password of a database URL)."""
+        if self.is_sqlite:
+            return f"SQLite {self.url.database}"
+        return f"PostgreSQL {self.url.render_as_string(hide_password=True)}"
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """One write transaction; committed (durably) when the block ends, rolled back on error."""
+        with self.engine.connect() as conn:
+            conn.execution_options(tischblock_write=True)
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    # -- schema ---------------------------------------------------------------------------------
+    def migrate(self) -> tuple[str, ...]:
+        """Apply the migrations not yet applied, each in its own transaction; return their names."""
+        applied: list[str] = []
+        for step in MIGRATIONS:
+            with self._write() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(7242001)"))
+                if schema_migrations.name in _table_names(conn):
+                    done = conn.execute(select(schema_migrations.c.name).where(schema_migrations.c.name == step.name)).first()
+                    if done is not None:
+                        continue
+                step.apply(conn)
+                conn.execute(insert(schema_migrations).values(name=step.name, applied_at=utcnow()))
+                applied.append(step.name)
+        return tuple(applied)
+
+    def migrations_applied(self) -> list[str]:
+        with self._read() as conn:
+            return list(conn.execute(select(schema_migrations.c.name).order_by(schema_migrations.c.applied_at)).scalars())
+
+    # -- settings ---------------------------------------------------------------------------------
+    def setting(self, key: str) -> str | None:
+        with self._read() as conn:
+            return conn.execute(select(host_settings.c.value).where(host_settings.c.key == key)).scalar()
+
+    def set_setting_once(self, key: str, value: str) -> str:
+        """Set ``key`` unless it is set; return the value in force (the first one wins)."""
+        with self._write() as conn:
+            current = conn.execute(select(host_settings.c.value).where(host_settings.c.key == key)).scalar()
+            if current is not None:
+                return str(current)
+            conn.execute(insert(host_settings).values(key=key, value=value))
+            return value
+
+    # -- tournaments ------------------------------------------------------------------------------
+    def create_tournament(self, tournament_id: str, name: str, join_code: str) -> Tournament:
+        """A new tournament, made the host's current one."""
+        created = utcnow()
+        with self._write() as conn:
+            conn.execute(insert(tournaments).values(id=tournament_id, name=name, join_code=join_code, created=created))
+            conn.execute(host_settings.delete().where(host_settings.c.key == "current_tournament"))
+            conn.execute(insert(host_settings).values(key="current_tournament", value=tournament_id))
+        return Tournament(tournament_id, name, join_code, created)
+
+    def tournament(self, tournament_id: str) -> Tournament | None:
+        with self._read() as conn:
+            row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
+        return _tournament(row) if row is not None else None
+
+    def tournament_ids(self) -> set[str]:
+        with self._read() as conn:
+            return set(conn.execute(select(tournaments.c.id)).scalars())
+
+    def current_tournament(self) -> Tournament | None:
+        current = self.setting("current_tournament")
+        return self.tournament(current) if current is not None else None
+
+    # -- devices ------------------------------------------------------------------------------------
+    def add_device(self, tournament_id: str, table: int, team: str | None, name: str, token_sha256: str) -> Device:
+        device = Device(uuid.uuid4().hex[:16], tournament_id, table, team, name, utcnow())
+        with self._write() as conn:
+            conn.execute(
+                insert(devices).values(
+                    id=device.id,
+                    tournament_id=tournament_id,
+                    table_no=table,
+                    team=team,
+                    name=name,
+                    token_sha256=token_sha256,
+                    created=device.created,
+                )
+            )
+        return device
+
+    def device_by_token(self, token_sha256: str) -> Device | None:
+        with self._read() as conn:
+            row = conn.execute(select(devices).where(devices.c.token_sha256 == token_sha256)).first()
+        return _device(row) if row is not None else None
+
+    # -- revisions ----------------------------------------------------------------------------------
+    def store_revision(self, new: NewRevision) -> StoreResult:
+        """Store ``new`` once; the same body again is ``already_stored``; another body is a kept-aside conflict.
+
+        Returns only after the transaction is committed (SQLite ``synchronous=FULL``, PostgreSQL's
+        default ``synchronous_commit=on``): an acknowledged revision survives a killed host.
+        """
+        for _ in range(3):
+            try:
+                return self._store_revision_once(new)
+            except IntegrityError:
+                # Another request stored the same (sheet, revision) between our look and our insert:
+                # look again; the row that won decides.
+                continue
+        raise RuntimeError(f"revision {new.sheet_id}/{new.revision} could not be stored")
+
+    def _store_revision_once(self, new: NewRevision) -> StoreResult:
+        key = (revisions.c.sheet_id == str(new.sheet_id)) & (revisions.c.revision == new.revision)
+        with self._write() as conn:
+            row = conn.execute(select(revisions).where(key)).first()
+            if row is not None:
+                existing = _revision(row)
+                if existing.body_sha256 == new.body_sha256:
+                    return StoreResult("already_stored", existing)
+                kept = conn.execute(
+                    select(conflicts.c.id).where(
+                        (conflicts.c.sheet_id == str(new.sheet_id))
+                        & (conflicts.c.revision == new.revision)
+                        & (conflicts.c.body_sha256 == new.body_sha256)
+                    )
+                ).first()
+                if kept is None:
+                    conn.execute(
+                        insert(conflicts).values(
+                            sheet_id=str(new.sheet_id),
+                            revision=new.revision,
+                            body=new.body.decode("utf-8"),
+                            body_sha256=new.body_sha256,
+                            stored_sha256=existing.body_sha256,
+                            tournament_id=new.tournament_id,
+                            device_id=new.device_id,
+                            received_at=utcnow(),
+                        )
+                    )
+                return StoreResult("conflict", existing)
+            received = utcnow()
+            conn.execute(
+                insert(revisions).values(
+                    sheet_id=str(new.sheet_id),
+                    revision=new.revision,
+                    body=new.body.decode("utf-8"),
+                    body_sha256=new.body_sha256,
+                    tournament_id=new.tournament_id,
+                    round_label=new.round_label,
+                    round=new.round,
+                    table_no=new.table,
+                    written_by=new.written_by,
+                    closed=new.closed,
+                    games=new.games,
+                    device_id=new.device_id,
+                    received_at=received,
+                )
+            )
+        stored = StoredRevision(
+            sheet_id=new.sheet_id,
+            revision=new.revision,
+            body=new.body.decode("utf-8"),
+            body_sha256=new.body_sha256,
+            tournament_id=new.tournament_id,
+            round_label=new.round_label,
+            round=new.round,
+            table=new.table,
+            written_by=new.written_by,
+            closed=new.closed,
+            games=new.games,
+            device_id=new.device_id,
+            received_at=received,
+        )
+        return StoreResult("stored", stored)
+
+    def revision(self, sheet_id: uuid.UUID, revision: int) -> StoredRevision | None:
+        with self._read() as conn:
+            row = conn.execute(
+                select(revisions).where((revisions.c.sheet_id == str(sheet_id)) & (revisions.c.revision == revision))
+            ).first()
+        return _revision(row) if row is not None else None
+
+    def latest(self, sheet_id: uuid.UUID) -> StoredRevision | None:
+        """The highest revision stored of a sheet."""
+        with self._read() as conn:
+            row = conn.execute(
+                select(revisions).where(revisions.c.sheet_id == str(sheet_id)).order_by(revisions.c.revision.desc()).limit(1)
+            ).first()
+        return _revision(row) if row is not None else None
+
+    def latest_per_sheet(
+        self, tournament_id: str, *, round_label: str | None = None, round: int | None = None, table: int | None = None
+    ) -> list[StoredRevision]:
+        """The latest revision of every sheet of a tournament (or of one table and round), by table."""
+        top = (
+            select(revisions.c.sheet_id, func.max(revisions.c.revision).label("top"))
+            .where(revisions.c.tournament_id == tournament_id)
+            .group_by(revisions.c.sheet_id)
+            .subquery()
+        )
+        query = select(revisions).join(top, (revisions.c.sheet_id == top.c.sheet_id) & (revisions.c.revision == top.c.top))
+        if table is not None:
+            query = query.where(
+                (revisions.c.round_label == round_label)
+                & (revisions.c.round.is_(None) if round is None else revisions.c.round == round)
+                & (revisions.c.table_no == table)
+            )
+        query = query.order_by(revisions.c.round, revisions.c.table_no, revisions.c.received_at, revisions.c.sheet_id)
+        with self._read() as conn:
+            return [_revision(row) for row in conn.execute(query)]
+
+    def all_revisions(self) -> list[StoredRevision]:
+        """Every stored revision (for tests and exports), in (sheet, revision) order."""
+        with self._read() as conn:
+            return [
+                _revision(row) for row in conn.execute(select(revisions).order_by(revisions.c.sheet_id, revisions.c.revision))
+            ]
+
+    def conflicts(self, tournament_id: str | None = None) -> list[Conflict]:
+        query = select(conflicts).order_by(conflicts.c.id)
+        if tournament_id is not None:
+            query = query.where(conflicts.c.tournament_id == tournament_id)
+        with self._read() as conn:
+            return [
+                Conflict(
+                    id=row.id,
+                    sheet_id=uuid.UUID(row.sheet_id),
+                    revision=row.revision,
+                    body=row.body,
+                    body_sha256=row.body_sha256,
+                    stored_sha256=row.stored_sha256,
+                    tournament_id=row.tournament_id,
+                    device_id=row.device_id,
+                    received_at=_aware(row.received_at),
+                )
+                for row in conn.execute(query)
+            ]
+
+
+def _table_names(conn: Connection) -> set[str]:
+    return set(inspect(conn).get_table_names())
+
+
+def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Every SQLite connection: WAL, fsync on every commit, foreign keys; transactions are ours to begin."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def _sqlite_on_begin(conn: Connection) -> None:
+    """A write transaction takes the write lock at BEGIN (no deadlock upgrading a read lock later)."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("tischblock_write") else "BEGIN")

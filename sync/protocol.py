@@ -1,0 +1,208 @@
+"""The sync protocol between the phones and the organizer's host (API version 1).
+
+Shared by ``sync/host.py`` and ``sync/client.py``: the paths, the header, the request and
+answer models (pydantic v2) and the join line a phone pastes or scans.
+
+- ``GET  /api/v1/info`` (no auth): ``HostInfo``.
+- ``POST /api/v1/join``: ``JoinRequest`` -> 201 ``JoinResponse`` (403 wrong code, 429 + Retry-After).
+- ``PUT  /api/v1/sheets/{sheet_id}/revisions/{revision}`` (device token), body: ``Sheet.to_json()``;
+  ``revision == len(sheet.entries)``. 201 ``SubmitResponse(status="stored")`` after the durable
+  commit; the same body again 200 ``"already_stored"``; another body for a stored revision 409
+  (kept aside for the organizer); a sheet the ruleset refuses 422; over ``MAX_BODY_BYTES`` 413.
+- ``GET  /api/v1/sheets/{sheet_id}/revisions/{revision}`` (device of that table, or organizer):
+  200 ``SubmitResponse(status="already_stored")`` or 404.
+- Organizer (HTTP Basic, user ``ORGANIZER_USER``): ``GET /api/v1/tables`` -> ``list[TableState]``,
+  ``GET /api/v1/conflicts`` -> ``list[ConflictInfo]``, ``GET /api/v1/sheets/{sheet_id}`` -> the
+  latest revision's sheet JSON.
+
+Every error body is ``Problem`` (``{"detail": "<German message>"}``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from datetime import datetime
+from typing import Literal
+from urllib.parse import parse_qs, quote, urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from scoring.compare import Comparison
+
+__all__ = [
+    "API_PREFIX",
+    "API_VERSION",
+    "MAX_BODY_BYTES",
+    "ORGANIZER_USER",
+    "TOKEN_HEADER",
+    "Comparison",
+    "ConflictInfo",
+    "HostInfo",
+    "InvalidJoinLine",
+    "JoinLine",
+    "JoinRequest",
+    "JoinResponse",
+    "Problem",
+    "SheetSummary",
+    "SubmitResponse",
+    "TableState",
+    "body_sha256",
+    "revision_path",
+]
+
+API_VERSION = 1
+API_PREFIX = "/api/v1"
+TOKEN_HEADER = "X-Tischblock-Token"
+ORGANIZER_USER = "organizer"
+MAX_BODY_BYTES = 1024 * 1024
+"""Largest request body the host reads (1 MiB); larger ones get 413."""
+JOIN_SCHEME = "tischblock"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Problem(_Model):
+    """Every error answer: one German sentence saying what is wrong and where."""
+
+    detail: str
+
+
+class HostInfo(_Model):
+    """What ``GET /api/v1/info`` tells anyone who asks: which tournament this host collects."""
+
+    api_version: int = API_VERSION
+    tournament_id: str
+    tournament_name: str
+
+
+class JoinRequest(_Model):
+    """A phone joins the tournament for one table (and the team or seat whose sheet it keeps)."""
+
+    join_code: str = Field(min_length=1, max_length=64)
+    table: int = Field(ge=1, le=100_000)
+    team: str | None = Field(default=None, max_length=80)
+    """Participant id, team name or seat the phone writes for (``context.written_by`` of its sheets)."""
+    device_name: str = Field(min_length=1, max_length=80)
+
+
+class JoinResponse(_Model):
+    """The device's token (sent back in ``TOKEN_HEADER``, never in a URL) and where it belongs."""
+
+    device_token: str
+    device_id: str
+    tournament_id: str
+    tournament_name: str
+    table: int
+    team: str | None = None
+
+
+class SubmitResponse(_Model):
+    """A revision the host holds: stored now, or already stored before."""
+
+    status: Literal["stored", "already_stored"]
+    sheet_id: uuid.UUID
+    revision: int = Field(ge=0)
+    closed: bool
+    comparison: Comparison | None = None
+    """The comparison with the other sheet of the same table and round, if the host has one."""
+
+
+class SheetSummary(_Model):
+    """One sheet of a table as the organizer sees it: its latest revision."""
+
+    sheet_id: uuid.UUID
+    written_by: str | None = None
+    team: str | None = None
+    """The name of the participant ``written_by`` names, if it names one."""
+    revision: int
+    closed: bool
+    games: int
+    updated_at: datetime
+
+
+class TableState(_Model):
+    """A table in a round: its sheets and, with two of them, how they compare."""
+
+    round_label: str
+    round: int | None = None
+    table: int
+    sheets: list[SheetSummary]
+    comparison: Comparison | None = None
+
+
+class ConflictInfo(_Model):
+    """A body that differed from the revision already stored: kept aside, never stored over it."""
+
+    id: int
+    sheet_id: uuid.UUID
+    revision: int
+    device_id: str | None = None
+    received_at: datetime
+    body_sha256: str
+    stored_sha256: str
+    body: str
+
+
+def body_sha256(body: bytes) -> str:
+    """Hex SHA-256 of a request body (how the host tells "the same body" from "another one")."""
+    return hashlib.sha256(body).hexdigest()
+
+
+def revision_path(sheet_id: uuid.UUID | str, revision: int) -> str:
+    """The path of one revision of one sheet, below the host's URL."""
+    return f"{API_PREFIX}/sheets/{sheet_id}/revisions/{revision}"
+
+
+class InvalidJoinLine(ValueError):
+    """The pasted or scanned text is no Tischblock join line; ``str()`` says why, in German."""
+
+
+_FINGERPRINT = re.compile(r"^[0-9A-F]{2}(:[0-9A-F]{2}){31}$")
+
+
+class JoinLine(_Model):
+    """The one line a phone pastes or scans to join: host URL, join code, certificate fingerprint.
+
+    ``tischblock://join?url=https://192.168.1.20:8443&code=K7P4Q2&fp=AB:CD:...``
+
+    ``fingerprint`` is the SHA-256 of the host's certificate as colon hex (upper case), as
+    urllib3's ``assert_fingerprint`` takes it; a line with an ``https`` URL must carry it.
+    """
+
+    url: str
+    code: str
+    fingerprint: str | None = None
+
+    def format(self) -> str:
+        line = f"{JOIN_SCHEME}://join?url={quote(self.url, safe=':/[]')}&code={quote(self.code, safe='')}"
+        if self.fingerprint:
+            line += f"&fp={self.fingerprint}"
+        return line
+
+    @classmethod
+    def parse(cls, text: str) -> JoinLine:
+        """Read a join line; ``InvalidJoinLine`` with a German reason if it is none."""
+        text = text.strip()
+        parts = urlsplit(text)
+        if parts.scheme != JOIN_SCHEME or parts.netloc != "join":
+            raise InvalidJoinLine("Das ist keine Beitritts-Zeile von Tischblock (sie beginnt mit tischblock://join?).")
+        query = parse_qs(parts.query, keep_blank_values=True)
+        url = query.get("url", [""])[0].strip().rstrip("/")
+        code = query.get("code", [""])[0].strip()
+        fingerprint = query.get("fp", [""])[0].strip().upper() or None
+        target = urlsplit(url)
+        if target.scheme not in ("http", "https") or not target.hostname:
+            raise InvalidJoinLine("In der Beitritts-Zeile fehlt die Adresse des Veranstalters (url=https://...).")
+        if not code:
+            raise InvalidJoinLine("In der Beitritts-Zeile fehlt der Beitrittscode (code=...).")
+        if fingerprint is not None and not _FINGERPRINT.match(fingerprint):
+            raise InvalidJoinLine("Der Fingerabdruck des Zertifikats (fp=...) ist unvollständig oder falsch geschrieben.")
+        if target.scheme == "https" and fingerprint is None:
+            raise InvalidJoinLine(
+                "Für eine https-Adresse braucht die Beitritts-Zeile den Fingerabdruck des Zertifikats (fp=...)."
+            )
+        return cls(url=url, code=code, fingerprint=fingerprint)

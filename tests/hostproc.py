@@ -1,0 +1,171 @@
+"""The real host as a child process (``cli.py host``) on 127.0.0.1, for the sync tests and the bench.
+
+``HostProcess`` starts ``tischblock host`` from this checkout on a free port (HTTPS with its own
+certificate unless ``https=False``), reads the join line it prints, waits until it answers, and
+can be killed with SIGKILL and started again on the same port and data directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+
+from sync.client import HostClient, SyncError
+from sync.protocol import JoinLine
+
+from .conftest import ROOT, checkout_env
+
+PASSWORD = "veranstalter-geheim"
+JOIN_CODE = "WATT2026"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class HostProcess:
+    """``tischblock host`` in a child process; ``url``, ``join_line``, ``fingerprint`` once started."""
+
+    def __init__(
+        self, data_dir: Path, *, https: bool = True, tournament: str = "Kathreinwatten Söll 2026", port: int | None = None
+    ) -> None:
+        self.data_dir = data_dir
+        self.https = https
+        self.tournament = tournament
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[str] | None = None
+        self.join_line: JoinLine | None = None
+        self.output: list[str] = []
+        self._reader: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"{'https' if self.https else 'http'}://127.0.0.1:{self.port}"
+
+    @property
+    def fingerprint(self) -> str | None:
+        assert self.join_line is not None
+        return self.join_line.fingerprint
+
+    @property
+    def line(self) -> str:
+        """The join line for 127.0.0.1 (the printed one names the first LAN address)."""
+        assert self.join_line is not None
+        return JoinLine(url=self.url, code=self.join_line.code, fingerprint=self.fingerprint).format()
+
+    def command(self) -> list[str]:
+        cmd = [sys.executable, str(ROOT / "cli.py"), "--data-dir", str(self.data_dir), "host", "--host", "127.0.0.1"]
+        cmd += ["--port", str(self.port), "--organizer-password", PASSWORD, "--tournament", self.tournament]
+        cmd += ["--join-code", JOIN_CODE, "--no-qr", "--wrong-codes-per-minute", "1000"]
+        if not self.https:
+            cmd.append("--insecure-http")
+        return cmd
+
+    def start(self, timeout: float = 60.0) -> HostProcess:
+        assert self.proc is None or self.proc.poll() is not None, "already running"
+        self.proc = subprocess.Popen(
+            self.command(),
+            cwd=ROOT,
+            env={**checkout_env(), "PYTHONUNBUFFERED": "1"},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        seen_line = threading.Event()
+        proc = self.proc
+
+        def read() -> None:
+            assert proc.stdout is not None
+            for text in proc.stdout:
+                self.output.append(text.rstrip("\n"))
+                match = re.search(r"Beitritts-Zeile: (\S+)", text)
+                if match:
+                    self.join_line = JoinLine.parse(match.group(1))
+                    seen_line.set()
+
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
+        deadline = time.monotonic() + timeout
+        while not seen_line.is_set():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError("host did not start:\n" + "\n".join(self.output))
+            seen_line.wait(0.1)
+        with HostClient(self.url, fingerprint=self.fingerprint, timeout=(1, 2)) as probe:
+            while True:
+                try:
+                    probe.info()
+                    return self
+                except SyncError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        self.kill()
+                        raise RuntimeError("host does not answer:\n" + "\n".join(self.output)) from None
+                    time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush; whatever the host acknowledged must survive this."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        if self._reader is not None:
+            self._reader.join(5)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self._reader is not None:
+            self._reader.join(5)
+
+    # -- the organizer's view ------------------------------------------------------------------
+    def organizer(self, path: str) -> requests.Response:
+        """GET an organizer endpoint with the password (pinned certificate, as a phone would)."""
+        with HostClient(self.url, fingerprint=self.fingerprint) as client:
+            return client.session.get(self.url + path, auth=("organizer", PASSWORD), timeout=30)
+
+    def stored_revisions(self) -> list[tuple[str, int, str]]:
+        """Every stored (sheet_id, revision, body) straight from the host's SQLite file."""
+        db = sqlite3.connect(f"file:{self.data_dir / 'host.sqlite3'}?mode=ro", uri=True, timeout=30)
+        try:
+            return [(str(s), int(r), str(b)) for s, r, b in db.execute("SELECT sheet_id, revision, body FROM revisions")]
+        finally:
+            db.close()
+
+    def conflicts(self) -> int:
+        db = sqlite3.connect(f"file:{self.data_dir / 'host.sqlite3'}?mode=ro", uri=True, timeout=30)
+        try:
+            return int(db.execute("SELECT count(*) FROM conflicts").fetchone()[0])
+        finally:
+            db.close()
+
+
+@contextmanager
+def running_host(data_dir: Path, **kwargs: object) -> Iterator[HostProcess]:
+    host = HostProcess(data_dir, **kwargs)  # type: ignore[arg-type]
+    host.start()
+    try:
+        yield host
+    finally:
+        host.stop()
+
+
+if os.name == "nt":  # pragma: no cover
+    raise ImportError("the host tests use SIGKILL")

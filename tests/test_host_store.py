@@ -1,0 +1,139 @@
+"""The host's store, on SQLite and on a real PostgreSQL server (never a mock)."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
+from sync.hoststore import MIGRATIONS, HostStore, NewRevision
+
+from .pg_server import PostgresServer, postgres_server_fixture  # noqa: F401  (fixture)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'host.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.new_database()
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[HostStore]:
+    opened = HostStore(store_url)
+    opened.create_tournament("kathrein-2026", "Kathreinwatten Söll 2026", "K7P4Q2")
+    yield opened
+    opened.close()
+
+
+def revision(sheet_id: uuid.UUID, number: int, body: bytes = b"{}", *, table: int = 4, written_by: str = "A") -> NewRevision:
+    return NewRevision(
+        sheet_id=sheet_id,
+        revision=number,
+        body=body,
+        body_sha256=hashlib.sha256(body).hexdigest(),
+        tournament_id="kathrein-2026",
+        round_label="Durchgang",
+        round=1,
+        table=table,
+        written_by=written_by,
+        closed=False,
+        games=number,
+        device_id=None,
+    )
+
+
+def test_migrations_run_once_and_in_order(store_url: str) -> None:
+    first = HostStore(store_url)
+    assert first.applied == tuple(m.name for m in MIGRATIONS)
+    first.close()
+    again = HostStore(store_url)
+    assert again.applied == ()
+    assert again.migrations_applied() == [m.name for m in MIGRATIONS]
+    again.close()
+
+
+def test_a_revision_is_stored_once_and_a_different_body_kept_aside(store: HostStore) -> None:
+    sheet = uuid.uuid4()
+    first = store.store_revision(revision(sheet, 3, b'{"n": 1}'))
+    assert first.status == "stored"
+    assert store.store_revision(revision(sheet, 3, b'{"n": 1}')).status == "already_stored"
+    other = store.store_revision(revision(sheet, 3, b'{"n": 2}'))
+    assert other.status == "conflict"
+    assert other.stored.body == '{"n": 1}'
+    store.store_revision(revision(sheet, 3, b'{"n": 2}'))  # the same conflicting body again: kept once
+    stored = store.revision(sheet, 3)
+    assert stored is not None and stored.body == '{"n": 1}'
+    [conflict] = store.conflicts("kathrein-2026")
+    assert (conflict.sheet_id, conflict.revision, conflict.body) == (sheet, 3, '{"n": 2}')
+    assert conflict.stored_sha256 == hashlib.sha256(b'{"n": 1}').hexdigest()
+    assert len(store.all_revisions()) == 1
+
+
+def test_older_revisions_are_kept_beside_newer_ones(store: HostStore) -> None:
+    sheet = uuid.uuid4()
+    for number in (5, 2, 7):
+        assert store.store_revision(revision(sheet, number, f'{{"r": {number}}}'.encode())).status == "stored"
+    latest = store.latest(sheet)
+    assert latest is not None and latest.revision == 7
+    assert [r.revision for r in store.all_revisions()] == [2, 5, 7]
+    assert store.revision(sheet, 4) is None
+
+
+def test_the_database_itself_refuses_to_change_or_remove_a_revision(store: HostStore) -> None:
+    sheet = uuid.uuid4()
+    store.store_revision(revision(sheet, 1, b'{"a": 1}'))
+    for statement in ("UPDATE revisions SET body = 'x'", "DELETE FROM revisions"):
+        with pytest.raises(DBAPIError, match="nie geändert oder gelöscht"), store.engine.begin() as conn:
+            conn.execute(text(statement))
+    stored = store.revision(sheet, 1)
+    assert stored is not None and stored.body == '{"a": 1}'
+
+
+def test_latest_per_sheet_of_one_table(store: HostStore) -> None:
+    a, b, elsewhere = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    store.store_revision(revision(a, 1))
+    store.store_revision(revision(a, 2, b"[2]"))
+    store.store_revision(revision(b, 1, written_by="B"))
+    store.store_revision(revision(elsewhere, 1, table=5))
+    table = store.latest_per_sheet("kathrein-2026", round_label="Durchgang", round=1, table=4)
+    assert {(r.sheet_id, r.revision) for r in table} == {(a, 2), (b, 1)}
+    assert len(store.latest_per_sheet("kathrein-2026")) == 3
+
+
+def test_concurrent_submissions_of_one_revision_store_it_once(store: HostStore) -> None:
+    sheet = uuid.uuid4()
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: store.store_revision(revision(sheet, 1, b'{"same": true}')).status, range(16)))
+    assert results.count("stored") == 1
+    assert results.count("already_stored") == 15
+    assert len(store.all_revisions()) == 1
+
+
+def test_devices_are_found_by_their_token_hash_only(store: HostStore) -> None:
+    device = store.add_device("kathrein-2026", 3, "A", "Handy Sepp", "ab" * 32)
+    assert store.device_by_token("ab" * 32) == device
+    assert store.device_by_token("cd" * 32) is None
+
+
+def test_the_first_organizer_password_stays(store: HostStore) -> None:
+    assert store.set_setting_once("organizer_password", "hash-1") == "hash-1"
+    assert store.set_setting_once("organizer_password", "hash-2") == "hash-1"
+    current = store.current_tournament()
+    assert current is not None and current.join_code == "K7P4Q2"
+
+
+def test_sqlite_commits_durably(tmp_path: Path) -> None:
+    store = HostStore.open(tmp_path)
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+    assert (tmp_path / "host.sqlite3").exists()
+    store.close()
