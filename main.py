@@ -6,6 +6,7 @@ Routes (each level is a view on the stack, so the back button and gesture work):
     /neu                       a new sheet
     /blatt/<id>                a sheet: totals, lines, the entry panel
     /blatt/<id>/abschluss      close and sign
+    /beitreten                 join the organizer's tournament (and leave it)
 
 ``tischblock app`` (or ``./dev app``) serves it in the browser; ``flet build`` packages it. The store
 is ``SheetStore`` in the app's data directory (``FLET_APP_STORAGE_DATA`` when packaged, else
@@ -28,10 +29,12 @@ import flet as ft
 from screens.app_state import AppState
 from screens.close_screen import CloseScreen
 from screens.form_state import NewSheetForm
+from screens.join_screen import JoinScreen
 from screens.new_sheet_screen import NewSheetScreen
 from screens.sheet_screen import SheetScreen
 from screens.sheet_state import SheetState
 from screens.start_screen import StartScreen
+from screens.tournament_state import TournamentState
 from storage import SheetStore
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -50,15 +53,29 @@ class Session:
 
     store: SheetStore
     app: AppState = field(init=False)
+    tournament: TournamentState = field(init=False)
     sheets: dict[str, SheetState] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.app = AppState(self.store)
+        self.tournament = TournamentState(self.store)
+
+    def saved(self, sheet_id: str, closed: bool) -> None:
+        """A signed sheet of the joined tournament goes to the organizer, and so do its later corrections."""
+        state = self.sheets.get(sheet_id)
+        sheet = state.sheet if state is not None else None
+        if sheet is not None and self.tournament.belongs(sheet.context.tournament, sheet.context.table):
+            self.tournament.saved(sheet_id, closed)
+
+    def form(self) -> NewSheetForm:
+        creds = self.tournament.credentials
+        joined = (creds.tournament_id, creds.tournament_name, creds.table) if creds is not None else None
+        return NewSheetForm(self.store, joined=joined)
 
     def sheet(self, sheet_id: str) -> SheetState:
         """The open sheet's state, read from the store on first opening (and kept for this window)."""
         if sheet_id not in self.sheets:
-            state = SheetState(self.store, sheet_id)
+            state = SheetState(self.store, sheet_id, on_saved=self.saved)
             state.load()
             self.sheets[sheet_id] = state
         return self.sheets[sheet_id]
@@ -76,13 +93,20 @@ def StartRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
     location = ft.use_route_location()
     ft.use_effect(session.app.refresh, dependencies=[location])
-    return StartScreen(session.app, on_open=lambda sheet_id: go(f"/blatt/{sheet_id}"), on_new=lambda: go("/neu"))
+    ft.use_effect(following(None, session.tournament), dependencies=[])
+    return StartScreen(
+        session.app,
+        session.tournament,
+        on_open=lambda sheet_id: go(f"/blatt/{sheet_id}"),
+        on_new=lambda: go("/neu"),
+        on_join=lambda: go("/beitreten"),
+    )
 
 
 @ft.component
 def NewSheetRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
-    form = ft.use_memo(lambda: NewSheetForm(session.store), dependencies=[])
+    form = ft.use_memo(session.form, dependencies=[])
 
     def created(sheet_id: str) -> None:
         session.sheets.pop(sheet_id, None)
@@ -91,12 +115,23 @@ def NewSheetRoute() -> ft.View:
     return NewSheetScreen(form, on_created=created)
 
 
-async def follow(state: SheetState, every: float = 1.0) -> None:
-    """Re-read the open sheet whenever its file changes on disk (two windows on one store)."""
-    state.refresh_if_changed()
+async def follow(state: SheetState | None, tournament: TournamentState, every: float = 1.0) -> None:
+    """Re-read the open sheet whenever its file changes on disk (two windows on one store), and
+    show where the sheets stand on their way to the organizer (the sender reports from its thread)."""
     while True:
+        if state is not None:
+            state.refresh_if_changed()
+        tournament.pull()
         await asyncio.sleep(every)
-        state.refresh_if_changed()
+
+
+def following(state: SheetState | None, tournament: TournamentState) -> Callable[[], Callable[[], object]]:
+    """An effect that follows the sheet and the sender while its screen is shown."""
+
+    def watch() -> Callable[[], object]:
+        return ft.context.page.run_task(follow, state, tournament).cancel
+
+    return watch
 
 
 @ft.component
@@ -104,14 +139,10 @@ def SheetRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
     sheet_id = ft.use_route_params()["id"]
     state = session.sheet(sheet_id)
-
-    def watch() -> Callable[[], object]:
-        """While the sheet is shown, pick up what another window writes to it (and after a reload)."""
-        task = ft.context.page.run_task(follow, state)
-        return task.cancel
-
-    ft.use_effect(watch, dependencies=[sheet_id])
-    return SheetScreen(state, on_close=lambda: go(f"/blatt/{sheet_id}/abschluss"), route=f"/blatt/{sheet_id}")
+    ft.use_effect(following(state, session.tournament), dependencies=[sheet_id])
+    return SheetScreen(
+        state, session.tournament, on_close=lambda: go(f"/blatt/{sheet_id}/abschluss"), route=f"/blatt/{sheet_id}"
+    )
 
 
 @ft.component
@@ -122,12 +153,19 @@ def CloseRoute() -> ft.View:
     return CloseScreen(state, on_done=lambda: go(f"/blatt/{sheet_id}"), route=f"/blatt/{sheet_id}/abschluss")
 
 
+@ft.component
+def JoinRoute() -> ft.View:
+    session: Session = ft.use_context(SESSION)
+    return JoinScreen(session.tournament, on_joined=lambda: go("/"))
+
+
 ROUTES = [
     ft.Route(
         path="/",
         component=StartRoute,
         children=[
             ft.Route(path="neu", component=NewSheetRoute),
+            ft.Route(path="beitreten", component=JoinRoute),
             ft.Route(path="blatt/:id", component=SheetRoute, children=[ft.Route(path="abschluss", component=CloseRoute)]),
         ],
     )

@@ -98,6 +98,9 @@ class NewSheetForm:
     """Index of the team or player this phone writes for (the Listenführer at Schafkopf)."""
     errors: dict[str, str] = field(default_factory=dict)
     recent: list[str] = field(default_factory=list)
+    joined: tuple[str, str, int] | None = None
+    """The tournament this phone joined (id, name, table), if any: a new sheet belongs to it by default."""
+    for_tournament: bool = True
 
     def __post_init__(self) -> None:
         if not self.ruleset_id:
@@ -206,6 +209,9 @@ class NewSheetForm:
     def set_writer(self, index: int) -> None:
         self.writer = index
 
+    def set_for_tournament(self, value: bool) -> None:
+        self.for_tournament = value
+
     def fill_next(self, name: str) -> None:
         """A tapped suggestion goes into the first empty name field (team members first for teams)."""
         for i in range(self.count):
@@ -306,6 +312,8 @@ class NewSheetForm:
             errors["tournament"] = f"Höchstens {TEXT_LIMIT} Zeichen."
         round_number = self._number("round", self.round, self.round_label, errors, high=99)
         table = self._number("table", self.table, "Tisch", errors, high=999)
+        if self.joined is not None and self.for_tournament:
+            tournament, _, table = self.joined
         if errors:
             self.errors = errors
             return None

@@ -164,7 +164,18 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
         )
     )
     controls.append(ft.Text("Turnier, Runde und Tisch (wenn es eins gibt)", size=16, weight=ft.FontWeight.W_600))
-    controls.append(_field(form, "Turnier", "tournament", form.tournament, lambda v: form.set_context("tournament", v)))
+    in_tournament = form.joined is not None and form.for_tournament
+    if form.joined is not None:
+        _, name, table = form.joined
+        controls.append(
+            ft.Switch(
+                label=f"Für das Turnier {name}, Tisch {table} (geht an den Veranstalter)",
+                value=form.for_tournament,
+                on_change=lambda e: form.set_for_tournament(bool(e.control.value)),
+            )
+        )
+    if not in_tournament:
+        controls.append(_field(form, "Turnier", "tournament", form.tournament, lambda v: form.set_context("tournament", v)))
     controls.append(
         ft.Row(
             spacing=8,
@@ -178,7 +189,11 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
                     number=True,
                     expand=True,
                 ),
-                _field(form, "Tisch", "table", form.table, lambda v: form.set_context("table", v), number=True, expand=True),
+                *(
+                    []
+                    if in_tournament
+                    else [_field(form, "Tisch", "table", form.table, lambda v: form.set_context("table", v), number=True, expand=True)]
+                ),
             ],
         )
     )

@@ -11,6 +11,7 @@ import flet as ft
 
 from .drafts import find_family
 from .sheet_state import LineView, SheetState
+from .tournament_state import TournamentState
 
 
 def _header(state: SheetState) -> ft.Control:
@@ -136,8 +137,25 @@ def _correction_bar(state: SheetState) -> ft.Control:
     )
 
 
+def _sync(state: SheetState, tournament: TournamentState) -> ft.Control | None:
+    """Where the sheet stands on its way to the organizer, and a button to send it now."""
+    sheet = state.sheet
+    if sheet is None or not tournament.belongs(sheet.context.tournament, sheet.context.table):
+        return None
+    sheet_id = str(sheet.id)
+    label = tournament.label(sheet_id) or "nicht gesendet"
+    sync = tournament.states.get(sheet_id)
+    controls: list[ft.Control] = [ft.Text(f"Veranstalter: {label}", size=14, weight=ft.FontWeight.W_500, expand=True)]
+    if sync is not None and sync.state == "refused":
+        controls.append(ft.TextButton("Erneut senden", icon=ft.Icons.SEND, height=44, on_click=lambda _: tournament.retry(sheet_id)))
+    elif sync is None or sync.state == "not_sent" or sync.revision > sync.acknowledged_revision:
+        what = "Jetzt senden" if state.closed else "Zwischenstand senden"
+        controls.append(ft.TextButton(what, icon=ft.Icons.SEND, height=44, on_click=lambda _: tournament.queue(sheet_id)))
+    return ft.Row(controls=controls, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
 @ft.component
-def SheetScreen(state: SheetState, on_close: Callable[[], None], route: str) -> ft.View:
+def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callable[[], None], route: str) -> ft.View:
     if state.sheet is None:
         return ft.View(
             route=route,
@@ -193,6 +211,9 @@ def SheetScreen(state: SheetState, on_close: Callable[[], None], route: str) -> 
                 ),
             )
         )
+    sync = _sync(state, tournament)
+    if sync is not None:
+        panel.insert(0, sync)
     lines: list[ft.Control] = []
     for line in reversed(state.lines):
         lines.extend(_line(state, line, correct))
@@ -205,7 +226,7 @@ def SheetScreen(state: SheetState, on_close: Callable[[], None], route: str) -> 
         appbar=ft.AppBar(
             title=ft.Column(
                 spacing=0,
-                controls=[ft.Text(state.title, size=18), ft.Text(state.where, size=12)],
+                controls=[ft.Text(state.title, size=18), ft.Text(tournament.where(state.where), size=12)],
             ),
             actions=[
                 ft.TextButton(

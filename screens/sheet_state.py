@@ -106,6 +106,8 @@ class SheetState:
     lines: list[LineView] = field(default_factory=list)
     _views: dict[object, tuple[object, LineView]] = field(default_factory=dict, repr=False)
     """Each line's view with the ``Line`` it was made from (see ``_line_views``)."""
+    on_saved: Any = None
+    """Called with the sheet id and whether it is closed after every change saved (the app sends it on)."""
 
     # -- reading ---------------------------------------------------------------------------
     def _file_stamp(self) -> tuple[int, int, int] | None:
@@ -178,7 +180,7 @@ class SheetState:
     @property
     def stand(self) -> list[tuple[str, int]] | None:
         """The open count where the ruleset restarts it (the open Bummerl), else ``None``."""
-        if self.sheet is None or self.score is None:
+        if self.sheet is None or self.score is None or self.score.status.finished:
             return None
         stand = self.score.status.details.get("stand")
         if not isinstance(stand, dict):
@@ -315,6 +317,8 @@ class SheetState:
         self.error = None
         self.notice = notice
         self._show(sheet, score)
+        if self.on_saved is not None:
+            self.on_saved(self.sheet_id, score.status.closed)
         return True
 
     def submit(self, kind: str, data: dict[str, Any]) -> bool:

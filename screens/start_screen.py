@@ -7,9 +7,10 @@ from collections.abc import Callable
 import flet as ft
 
 from .app_state import AppState, SheetRow
+from .tournament_state import TournamentState
 
 
-def _row(row: SheetRow, on_open: Callable[[str], None]) -> ft.Control:
+def _row(row: SheetRow, on_open: Callable[[str], None], sync: str | None) -> ft.Control:
     state = ft.Text(
         "abgeschlossen" if row.closed else "offen",
         size=13,
@@ -18,7 +19,7 @@ def _row(row: SheetRow, on_open: Callable[[str], None]) -> ft.Control:
     )
     return ft.Card(
         content=ft.Semantics(
-            label=row.label,
+            label=row.label + (f" · {sync}" if sync else ""),
             button=True,
             container=True,
             exclude_semantics=True,
@@ -33,6 +34,7 @@ def _row(row: SheetRow, on_open: Callable[[str], None]) -> ft.Control:
                         ft.Text(row.participants, size=15, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
                         ft.Text(row.glance, size=15, weight=ft.FontWeight.W_500),
                         ft.Text(row.where, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+                        *([ft.Text(sync, size=13, weight=ft.FontWeight.W_600, color=ft.Colors.TERTIARY)] if sync else []),
                     ],
                 ),
             ),
@@ -40,8 +42,25 @@ def _row(row: SheetRow, on_open: Callable[[str], None]) -> ft.Control:
     )
 
 
+def _tournament(tournament: TournamentState, on_join: Callable[[], None]) -> ft.Control:
+    if not tournament.joined:
+        return ft.OutlinedButton("Turnier beitreten", icon=ft.Icons.WIFI, height=48, on_click=lambda _: on_join())
+    lines: list[ft.Control] = [ft.Text(f"Turnier: {tournament.summary}", size=15, weight=ft.FontWeight.W_600)]
+    if tournament.problem:
+        lines.append(ft.Text(f"Senden klappt gerade nicht: {tournament.problem}", size=13, color=ft.Colors.ERROR))
+    lines.append(ft.TextButton("Turnier-Anmeldung", icon=ft.Icons.WIFI, height=44, on_click=lambda _: on_join()))
+    return ft.Container(
+        padding=10,
+        border_radius=10,
+        bgcolor=ft.Colors.TERTIARY_CONTAINER,
+        content=ft.Column(spacing=2, controls=lines),
+    )
+
+
 @ft.component
-def StartScreen(state: AppState, on_open: Callable[[str], None], on_new: Callable[[], None]) -> ft.View:
+def StartScreen(
+    state: AppState, tournament: TournamentState, on_open: Callable[[str], None], on_new: Callable[[], None], on_join: Callable[[], None]
+) -> ft.View:
     controls: list[ft.BaseControl] = [
         ft.Button(
             "Neues Blatt",
@@ -51,12 +70,13 @@ def StartScreen(state: AppState, on_open: Callable[[str], None], on_new: Callabl
             on_click=lambda _: on_new(),
         )
     ]
+    controls.append(_tournament(tournament, on_join))
     if state.error:
         controls.append(ft.Text(state.error, color=ft.Colors.ERROR, size=15))
     controls.extend(ft.Text(w, color=ft.Colors.ERROR, size=13) for w in state.warnings)
     if state.rows:
         controls.append(ft.Text("Blätter auf diesem Handy", size=16, weight=ft.FontWeight.W_600))
-        controls.extend(_row(row, on_open) for row in state.rows)
+        controls.extend(_row(row, on_open, tournament.label(row.id)) for row in state.rows)
     else:
         controls.append(
             ft.Text(

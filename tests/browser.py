@@ -119,10 +119,19 @@ class Taps:
 
     def type(self, label: str, text: str, *, timeout: float = 15_000) -> None:
         """Type ``text`` into the text field labelled ``label`` (one value typed counts one)."""
-        field = self.page.get_by_role("textbox", name=label, exact=True)
-        field.first.wait_for(timeout=timeout)
-        field.first.click()
-        field.first.fill(text)
+        field = self.page.get_by_role("textbox", name=label, exact=True).first
+        field.wait_for(timeout=timeout)
+        for _ in range(3):
+            field.click()
+            # Flutter moves its one text-editing element to the tapped field: wait until it is there.
+            self.page.wait_for_function(
+                "label => document.activeElement && document.activeElement.getAttribute('aria-label') === label",
+                arg=label,
+                timeout=timeout,
+            )
+            field.fill(text)
+            if field.input_value() == text:
+                break
         self.count += 1
 
     def reset(self) -> int:

@@ -1,0 +1,74 @@
+"""Turnier beitreten: the organizer's join line (or address and code), the table, the team, the phone's name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from .tournament_state import TournamentState
+
+
+def _field(state: TournamentState, name: str, label: str, value: str, *, number: bool = False, hint: str | None = None) -> ft.TextField:
+    return ft.TextField(
+        label=label,
+        value=value,
+        hint_text=hint,
+        error=state.errors.get(name),
+        keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
+        on_change=lambda e: state.set_field(name, e.control.value),
+        text_size=17,
+    )
+
+
+@ft.component
+def JoinScreen(state: TournamentState, on_joined: Callable[[], None]) -> ft.View:
+    def join(_: ft.Event[ft.Button]) -> None:
+        if state.join():
+            on_joined()
+
+    controls: list[ft.BaseControl] = []
+    if state.joined:
+        controls.append(ft.Text(f"Angemeldet: {state.summary}", size=17, weight=ft.FontWeight.BOLD))
+        controls.append(
+            ft.Text("Abgeschlossene Blätter gehen von selbst an den Veranstalter, sobald das Handy ihn erreicht.", size=15)
+        )
+        controls.append(
+            ft.OutlinedButton("Turnier auf diesem Handy verlassen", icon=ft.Icons.LOGOUT, height=48, on_click=lambda _: state.leave())
+        )
+    else:
+        controls.extend(
+            [
+                ft.Text(
+                    "Die Beitrittszeile steht unter dem QR-Code des Veranstalters (tischblock://join?…). "
+                    "Ohne sie: Adresse, Beitrittscode und die ersten 8 Zeichen des Fingerabdrucks abtippen.",
+                    size=15,
+                ),
+                _field(state, "target", "Beitrittszeile oder Adresse", state.target),
+                _field(state, "code", "Beitrittscode", state.code),
+                _field(state, "fingerprint", "Fingerabdruck (erste 8 Zeichen)", state.fingerprint),
+                ft.Row(
+                    spacing=8,
+                    controls=[
+                        ft.Container(expand=1, content=_field(state, "table", "Tisch", state.table, number=True)),
+                        ft.Container(expand=2, content=_field(state, "team", "Mannschaft oder Platz", state.team)),
+                    ],
+                ),
+                _field(state, "device_name", "Name dieses Handys", state.device_name),
+                ft.Button(
+                    "Beitreten",
+                    icon=ft.Icons.LOGIN,
+                    height=56,
+                    style=ft.ButtonStyle(text_style=ft.TextStyle(size=18, weight=ft.FontWeight.BOLD)),
+                    on_click=join,
+                ),
+            ]
+        )
+    return ft.View(
+        route="/beitreten",
+        appbar=ft.AppBar(title=ft.Text("Turnier beitreten")),
+        scroll=ft.ScrollMode.AUTO,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        padding=12,
+        controls=controls,
+    )

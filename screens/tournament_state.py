@@ -1,0 +1,247 @@
+"""The tournament this phone joined, and where each sheet stands on its way to the organizer.
+
+Joining takes the organizer's join line (``tischblock://join?url=…&code=…&fp=…``, printed and shown
+as a QR code by ``tischblock host``) or the host's address and the join code, the table and the
+team or seat this phone writes for. The credentials are kept beside the store; from then on one
+``SyncService`` per store sends every queued sheet in the background until the host acknowledges
+it. ``pull`` reads where each sheet stands into this observable state on the app's own loop (the
+screens call it every second while they are shown; the sender works in its own thread).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ssl
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import flet as ft
+
+from storage import SheetStore, StorageError
+from storage.repository import default_device
+from sync.client import (
+    CertificateMismatch,
+    Credentials,
+    HostUnreachable,
+    JoinRefused,
+    SyncError,
+    forget_credentials,
+    join,
+    load_credentials,
+    save_credentials,
+)
+from sync.outbox import SheetSync, SheetSyncState, SyncService
+from sync.protocol import InvalidJoinLine
+
+_SERVICES: dict[Path, SyncService] = {}
+_LOCK = threading.Lock()
+
+
+def _service(store: SheetStore, credentials: Credentials) -> SyncService:
+    """The one sender of this store (two windows share it), started on first use."""
+    with _LOCK:
+        service = _SERVICES.get(store.root)
+        if service is None or service.credentials != credentials:
+            if service is not None:
+                service.stop(timeout=2)
+            service = SyncService(store, credentials).start()
+            _SERVICES[store.root] = service
+        return service
+
+
+def _stop_service(store: SheetStore) -> None:
+    with _LOCK:
+        service = _SERVICES.pop(store.root, None)
+    if service is not None:
+        service.stop(timeout=2)
+
+
+@ft.observable
+@dataclass
+class TournamentState:
+    """The join form, the joined tournament, and every sheet's sync state."""
+
+    store: SheetStore
+    credentials: Credentials | None = None
+    target: str = ""
+    """The join line, or the host's address."""
+    code: str = ""
+    table: str = ""
+    team: str = ""
+    fingerprint: str = ""
+    """For a typed https address: the first characters of the certificate's fingerprint."""
+    device_name: str = field(default_factory=default_device)
+    errors: dict[str, str] = field(default_factory=dict)
+    problem: str | None = None
+    """Why sending does not get through right now (German), ``None`` while it does."""
+    states: dict[str, SheetSync] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        try:
+            self.credentials = load_credentials(self.store.root)
+        except StorageError as error:
+            self.errors = {"target": str(error)}
+        if self.credentials is not None:
+            _service(self.store, self.credentials)
+            self.pull()
+
+    @property
+    def joined(self) -> bool:
+        return self.credentials is not None
+
+    @property
+    def summary(self) -> str:
+        """"Kathreinwatten Söll 2026 · Tisch 4 · Die Sautreiber" for the start screen."""
+        if self.credentials is None:
+            return ""
+        creds = self.credentials
+        parts = [creds.tournament_name, f"Tisch {creds.table}", creds.team]
+        return " · ".join(p for p in parts if p)
+
+    # -- joining --------------------------------------------------------------------------------
+    def set_field(self, name: str, value: str) -> None:
+        setattr(self, name, value)
+        self.errors.pop(name, None)
+
+    def join(self) -> bool:
+        """Join with what the form holds; mark what is wrong next to its field, or keep the credentials."""
+        errors: dict[str, str] = {}
+        target = self.target.strip()
+        if not target:
+            errors["target"] = "Beitrittszeile (tischblock://join?…) oder Adresse des Veranstalters eingeben."
+        elif not target.startswith("tischblock:") and not self.code.strip():
+            errors["code"] = "Der Beitrittscode fehlt (er steht unter dem QR-Code des Veranstalters)."
+        table = self.table.strip()
+        if not table.isdigit() or not 1 <= int(table) <= 999:
+            errors["table"] = "Tischnummer: eine ganze Zahl von 1 bis 999."
+        if not self.device_name.strip():
+            errors["device_name"] = "Bitte dem Handy einen Namen geben (z. B. „Tisch 4, Sautreiber“)."
+        if errors:
+            self.errors = errors
+            return False
+        fingerprint = None
+        if target.startswith("https://"):
+            fingerprint = self._pin(target)
+            if fingerprint is None:
+                return False
+        try:
+            credentials = join(
+                target,
+                int(table),
+                self.team.strip() or None,
+                self.device_name.strip()[:80],
+                code=self.code.strip() or None,
+                fingerprint=fingerprint,
+            )
+        except InvalidJoinLine as error:
+            self.errors = {"target": str(error)}
+            return False
+        except JoinRefused as error:
+            self.errors = {"code": str(error)}
+            return False
+        except (CertificateMismatch, HostUnreachable, SyncError) as error:
+            self.errors = {"target": str(error)}
+            return False
+        save_credentials(self.store.root, credentials)
+        self.credentials, self.errors = credentials, {}
+        _service(self.store, credentials)
+        self.pull()
+        return True
+
+    def _pin(self, url: str) -> str | None:
+        """For a typed https address: the host's certificate fingerprint, if it starts as the organizer
+        printed it (the first characters the player typed); else a message at the field."""
+        typed = self.fingerprint.replace(":", "").replace(" ", "").upper()
+        if len(typed) < 8 or any(c not in "0123456789ABCDEF" for c in typed):
+            self.errors = {"fingerprint": "Die ersten 8 Zeichen des Fingerabdrucks eingeben, wie der Veranstalter sie zeigt."}
+            return None
+        parts = urlsplit(url)
+        try:
+            pem = ssl.get_server_certificate((parts.hostname or "", parts.port or 443), timeout=10)
+        except (OSError, ValueError) as error:
+            self.errors = {"target": f"Der Veranstalter ist unter {url} nicht erreichbar: {error}"}
+            return None
+        digest = hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem)).hexdigest().upper()
+        if not digest.startswith(typed):
+            self.errors = {
+                "fingerprint": "Der Fingerabdruck passt nicht: das ist nicht der Rechner des Veranstalters "
+                "(oder ein Tippfehler). Nicht beitreten, den Veranstalter fragen."
+            }
+            return None
+        return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+
+    def leave(self) -> None:
+        """Leave the tournament on this phone (the sheets stay; unsent ones are sent after joining again)."""
+        _stop_service(self.store)
+        forget_credentials(self.store.root)
+        self.credentials, self.states, self.problem = None, {}, None
+
+    # -- sending --------------------------------------------------------------------------------
+    def _running(self) -> SyncService | None:
+        return _service(self.store, self.credentials) if self.credentials is not None else None
+
+    def where(self, text: str) -> str:
+        """A sheet's "where" line with the joined tournament's name instead of its id."""
+        creds = self.credentials
+        return text.replace(creds.tournament_id, creds.tournament_name) if creds is not None else text
+
+    def belongs(self, tournament: str | None, table: int | None) -> bool:
+        """Whether a sheet of this tournament and table is one this phone sends."""
+        creds = self.credentials
+        return creds is not None and tournament == creds.tournament_id and table == creds.table
+
+    def saved(self, sheet_id: str, closed: bool) -> None:
+        """After a sheet was changed: a signed sheet of the tournament goes out, and so does every
+        later change of a sheet that went out before (a correction after signing)."""
+        state = self.states.get(sheet_id)
+        if closed or (state is not None and state.state != SheetSyncState.NOT_SENT):
+            self.queue(sheet_id)
+
+    def queue(self, sheet_id: str) -> None:
+        """Send the sheet as it is now (an open sheet goes as progress, a signed one as the result)."""
+        service = self._running()
+        if service is None:
+            return
+        try:
+            service.queue(sheet_id)
+        except StorageError as error:
+            self.problem = str(error)
+            return
+        self.pull()
+
+    def retry(self, sheet_id: str) -> None:
+        service = self._running()
+        if service is not None:
+            service.retry(sheet_id)
+            self.pull()
+
+    def pull(self) -> None:
+        """Copy the sender's latest report (or a fresh snapshot) into what the screens show."""
+        service = self._running()
+        if service is None:
+            return
+        try:
+            states, problem = service.snapshot(), service.problem
+        except StorageError as error:
+            states, problem = [], str(error)
+        fresh = {str(s.sheet_id): s for s in states}
+        if fresh != self.states:
+            self.states = fresh
+        if problem != self.problem:
+            self.problem = problem
+
+    def label(self, sheet_id: str) -> str | None:
+        """Where the sheet stands: "beim Veranstalter", "wartet auf Versand", "abgelehnt: …"; ``None`` if not sent."""
+        state = self.states.get(sheet_id)
+        if state is None or self.credentials is None:
+            return None
+        if state.state == SheetSyncState.REFUSED:
+            return f"abgelehnt: {state.message}"
+        if state.state == SheetSyncState.NOT_SENT:
+            return None
+        text = state.label
+        if state.state == SheetSyncState.AT_ORGANIZER and state.comparison:
+            text += f" · {state.comparison}"
+        return text
