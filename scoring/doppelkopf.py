@@ -78,8 +78,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
-from .model import Frozen, Sheet
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status, effective_entries
+from .model import CLOSE, Frozen, Sheet
 from .registry import register
 
 Seite = Literal["re", "kontra"]
@@ -123,6 +123,36 @@ def _gegner(seite: Seite) -> Seite:
 
 def _ansage_name(seite: Seite) -> str:
     return "Re" if seite == "re" else "Kontra"
+
+
+def re_anzahl(typ: str) -> tuple[int, ...]:
+    """How many Re players a game type has (Regel 11, 23): one single player for a solo and a
+    stille Hochzeit, two for a normal game and an Armut, one or two for a Hochzeit."""
+    if typ in SOLI or typ == "stille_hochzeit":
+        return (1,)
+    if typ == "hochzeit":
+        return (2, 1)
+    return (2,)
+
+
+def ist_solo(typ: str, re_count: int) -> bool:
+    """A solo is counted as one (Regel 10, 21): a Hochzeit without partner is a Trumpfsolo (Regel 11)."""
+    return typ in SOLI or (typ == "hochzeit" and re_count == 1)
+
+
+def karo_trumpf(typ: str, farbe: str | None) -> bool:
+    """Whether the Karo-Ass is trump, the condition of a Schwein (Hausregel II)."""
+    return typ not in ("fleischloser", "bubensolo", "damensolo", "koehler") and farbe in (None, "karo")
+
+
+def kann_zurueck(ansagen: Ansagen, seite: Seite) -> bool:
+    """Regel 16: "Einen zurück" is the reply of a side that has not said its own Re/Kontra to the other's."""
+    return not ansagen.of(seite).ansage and ansagen.of(_gegner(seite)).ansage
+
+
+def kann_absagen(ansagen: Ansagen, seite: Seite) -> bool:
+    """Regel 15: an Absage needs the side's own Re/Kontra (or its "Einen zurück")."""
+    return ansagen.of(seite).verdoppelt
 
 
 # -- data models ---------------------------------------------------------------------------
@@ -269,6 +299,35 @@ class HausOptions(DoppelkopfOptions):
     )
 
 
+def spieltypen(options: DoppelkopfOptions) -> tuple[Spieltyp, ...]:
+    """The game types the options allow (Regel 3, 10; Hausregel 1.1, I.B), in the panel's order."""
+    order: tuple[Spieltyp, ...] = (
+        "normal",
+        "hochzeit",
+        "stille_hochzeit",
+        "armut",
+        "damensolo",
+        "bubensolo",
+        "trumpfsolo",
+        "farbsolo",
+        "fleischloser",
+        "koehler",
+    )
+    return tuple(t for t in order if (t != "armut" or options.armut) and (t != "koehler" or options.koehler))
+
+
+def sonderpunkte_grenzen(options: DoppelkopfOptions, schwein: bool = False) -> dict[str, int]:
+    """The most of each Sonderpunkt one side can make in a game (Regel 20, Hausregel 4, II):
+    a Doppelkopf trick has 40 Augen (at most 6 of 240), two Füchse (one with a Schwein),
+    one Karlchen (two where the caught Kreuz-Bube counts), one Herzstich where it counts."""
+    return {
+        "fuchs": 1 if schwein else 2,
+        "doppelkopf": 6,
+        "karlchen": 2 if options.karlchen_gefangen else 1,
+        "herzstich": 1 if options.herzstich else 0,
+    }
+
+
 # -- results ---------------------------------------------------------------------------------
 class SpielerResult(Frozen):
     punkte: int
@@ -310,6 +369,39 @@ class _State:
     def active(self) -> tuple[str, ...]:
         sit = self.sitting()
         return tuple(p for p in self.order if p != sit)
+
+
+def sitzordnung(sheet: Sheet) -> tuple[str, ...]:
+    """The players in the order of dealing (Regel 9): by seat, those without a seat after, in sheet order."""
+    indexed = list(enumerate(sheet.participants))
+    indexed.sort(key=lambda ip: (ip[1].seat is None, ip[1].seat or 0, ip[0]))
+    return tuple(p.id for _, p in indexed)
+
+
+@dataclass(frozen=True)
+class Tischlage:
+    """The table before one game: the seat order, who deals, who sits out, the players of the game
+    and whose Pflichtsolo is still open (Regel 1, 6, 9, 25)."""
+
+    order: tuple[str, ...]
+    dealer: str
+    pflichtsolo_offen: tuple[str, ...] = ()
+
+    @property
+    def sitting(self) -> str | None:
+        """At a 5-player table the dealer sits out (Regel 25)."""
+        return self.dealer if len(self.order) == 5 else None
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        """The four players of the game, in seat order."""
+        return tuple(p for p in self.order if p != self.sitting)
+
+    def mit_geber(self, geber: str | None) -> Tischlage:
+        """The table when ``geber`` dealt out of turn (Regel 9); unchanged for ``None``."""
+        if geber is None or geber not in self.order:
+            return self
+        return Tischlage(order=self.order, dealer=geber, pflichtsolo_offen=self.pflichtsolo_offen)
 
 
 @dataclass(frozen=True)
@@ -358,9 +450,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
 
     # -- state ---------------------------------------------------------------------------
     def start(self, ctx: Context[DoppelkopfOptions]) -> _State:
-        indexed = list(enumerate(ctx.sheet.participants))
-        indexed.sort(key=lambda ip: (ip[1].seat is None, ip[1].seat or 0, ip[0]))
-        order = tuple(p.id for _, p in indexed)
+        order = sitzordnung(ctx.sheet)
         zero = {p: 0 for p in order}
         return _State(order=order, played=dict(zero), lustsoli=dict(zero), strafen=dict(zero), totals=dict(zero))
 
@@ -486,10 +576,9 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         if data.schwein:
             if not opts.schwein:
                 raise RuleViolation(R.schwein, "Ein Schwein gibt es hier nicht")
-            karo_trumpf = data.typ not in ("fleischloser", "bubensolo", "damensolo", "koehler") and data.farbe in (None, "karo")
-            if not karo_trumpf:
+            if not karo_trumpf(data.typ, data.farbe):
                 raise RuleViolation(R.schwein, f"Beim {TYP_NAME[data.typ]} ist das Karo-Ass kein Trumpf, also kein Schwein")
-        return data.typ in SOLI or (data.typ == "hochzeit" and len(re) == 1)
+        return ist_solo(data.typ, len(re))
 
     def _check_augen(self, data: GameData, ctx: Context[DoppelkopfOptions]) -> Seite | None:
         """Augen 0-240 and schwarz consistent; returns the side without a trick, if any."""
@@ -527,12 +616,12 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             if a.zurueck:
                 # The reply needs the other side's own "Re"/"Kontra": two replies cannot answer each other.
                 other_side = _gegner(seite)
-                if not data.ansagen.of(other_side).ansage:
+                if not kann_zurueck(data.ansagen, seite):
                     raise RuleViolation(
                         R.ansagen,
                         f'"Einen zurück" ({name}) setzt eine Ansage der Gegenpartei voraus ("{_ansage_name(other_side)}")',
                     )
-            if a.absage and not a.verdoppelt:
+            if a.absage and not kann_absagen(data.ansagen, seite):
                 raise RuleViolation(R.ansagen, f'Die Absage "{a.absage}" setzt "{name}" (oder "Einen zurück") voraus')
 
     def _check_sonderpunkte(self, data: GameData, solo: bool, schwarz: Seite | None, ctx: Context[DoppelkopfOptions]) -> None:
@@ -863,6 +952,20 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                 )
             )
         return Outcome({}, reasons)
+
+    def tischlage(self, sheet: Sheet, vor: int | None = None) -> Tischlage:
+        """The table before entry ``vor`` (before the next game if ``None``): who deals, who sits
+        out, whose Pflichtsolo is open. A correction of entry ``vor`` is entered at this table."""
+        self._check_ref(sheet)
+        options = self.options(sheet.ruleset.options)
+        ctx: Context[DoppelkopfOptions] = Context(sheet, options)
+        state = self.start(ctx)
+        for eff in effective_entries(sheet.entries):
+            if vor is not None and eff.number >= vor:
+                break
+            if eff.kind != CLOSE:
+                self._apply(state, eff, Context(sheet, options, eff.number))
+        return Tischlage(order=state.order, dealer=state.dealer_id, pflichtsolo_offen=self._pflichtsolo_offen(state, ctx))
 
     # -- reading -----------------------------------------------------------------------------
     def _pflichtsolo_offen(self, state: _State, ctx: Context[DoppelkopfOptions]) -> tuple[str, ...]:

@@ -97,6 +97,17 @@ def draft_for(ruleset_id: str) -> EntryDraft:
     return find_family(ruleset_id).draft()
 
 
+def assign(state: Any, **values: Any) -> None:
+    """Set fields of an observable state and notify, without comparing old and new values first.
+
+    ``ft.observable`` compares a field's old and new value to decide whether to re-render; for a
+    whole ``Sheet`` or ``Score`` that compare walks every entry, which made a sheet's last game
+    slower to show than its first. A new sheet or score is always news: set it, say so."""
+    for name, value in values.items():
+        object.__setattr__(state, name, value)
+        state._notify(name)
+
+
 _LAST: list[tuple[Sheet, EntryChecker]] = []
 """The checker of the last sheet asked about: a panel asks about many candidates on one sheet."""
 

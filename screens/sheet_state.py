@@ -17,7 +17,7 @@ from scoring import Line, RuleViolation, Score, Sheet, find_ruleset
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
 from storage import SheetStore, StorageError
 
-from .drafts import DraftIncomplete, EntryDraft, checker, draft_for
+from .drafts import DraftIncomplete, EntryDraft, assign, checker, draft_for
 
 UNDO_REASON = "Letztes Spiel zurückgenommen"
 
@@ -132,8 +132,9 @@ class SheetState:
         self._show(sheet, score)
 
     def _show(self, sheet: Sheet, score: Score) -> None:
-        self.sheet, self.score, self.load_error = sheet, score, None
-        self.lines = self._line_views(sheet, score)
+        assign(self, sheet=sheet, score=score)
+        assign(self, lines=self._line_views(sheet, score))
+        self.load_error = None
         if self.draft is None:
             self.draft = draft_for(sheet.ruleset.id)
         if self.correcting is None:

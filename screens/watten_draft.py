@@ -15,7 +15,7 @@ import flet as ft
 
 from scoring import Score, Sheet
 
-from .drafts import DraftIncomplete, allowed
+from .drafts import DraftIncomplete, allowed, assign
 
 COMMON_VALUES = (2, 3, 4)
 RARE_VALUES = (5, 6)
@@ -47,11 +47,12 @@ class WattenDraft:
     show_rare: bool = False
 
     def reset(self, sheet: Sheet, score: Score) -> None:
-        self.sheet, self.chosen, self.show_rare = sheet, None, False
+        assign(self, sheet=sheet)
+        self.chosen, self.show_rare = None, False
         self._offer(sheet, score)
 
     def load(self, sheet: Sheet, score: Score, kind: str, data: Mapping[str, Any]) -> None:
-        self.sheet = sheet
+        assign(self, sheet=sheet)
         self._offer(sheet, score)
         wanted = (kind, dict(data))
         every = [*self.common, *self.rare]

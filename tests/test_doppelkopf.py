@@ -546,3 +546,59 @@ def test_regel_20_ein_gefangener_fuchs_liegt_in_den_stichen_der_partei() -> None
     assert play(T, re=["p1", "p2"], augen=223, sonderpunkte={"kontra": {"fuchs": 1}})["p3"] == -3
     # keine 120, gegen (die Alten), keine 90, keine 60, keine 30 = 5, - 2 for Re's Füchse = 3 for Kontra
     assert play(H, re=["p1", "p2"], augen=26, sonderpunkte={"re": {"fuchs": 2}})["p3"] == 3
+
+
+# -- what the entry panel asks the rules (scoring/doppelkopf.py's small pure helpers) ------------
+def test_tischlage_vor_einem_eintrag_zeigt_geber_aussitzenden_und_offene_pflichtsoli() -> None:
+    from scoring.doppelkopf import DoppelkopfTurnier
+
+    sheet = new_sheet(T, 5)
+    sheet = add(sheet, "game", re=["p2", "p3"], augen=130)  # 1: Anna deals and sits out
+    sheet = add(sheet, "game", typ="damensolo", re=["p1"], augen=150)  # 2: Bert sits out
+    sheet = add(sheet, "strafe", spieler="p4")  # 3: no game, Carla still deals
+    lage = DoppelkopfTurnier().tischlage(sheet, vor=2)
+    assert (lage.dealer, lage.sitting, lage.active) == ("p2", "p2", ("p1", "p3", "p4", "p5"))
+    assert lage.pflichtsolo_offen == ("p1", "p2", "p3", "p4", "p5")
+    now = DoppelkopfTurnier().tischlage(sheet)
+    assert (now.dealer, now.sitting) == ("p3", "p3")
+    assert now.pflichtsolo_offen == ("p2", "p3", "p4", "p5")
+    assert now.dealer == score(sheet).status.dealer
+    assert now.mit_geber("p5").active == ("p1", "p2", "p3", "p4")
+    four = DoppelkopfTurnier().tischlage(new_sheet(T, 4))
+    assert (four.sitting, four.active) == (None, ("p1", "p2", "p3", "p4"))
+
+
+def test_spieltypen_folgen_den_optionen_und_sonderpunkte_grenzen_dem_dokument() -> None:
+    from scoring.doppelkopf import DoppelkopfHaus, DoppelkopfTurnier, sonderpunkte_grenzen, spieltypen
+
+    turnier, haus = DoppelkopfTurnier().options(), DoppelkopfHaus().options()
+    assert "armut" not in spieltypen(turnier) and "koehler" not in spieltypen(turnier)
+    assert {"armut", "koehler"} <= set(spieltypen(haus))
+    assert sonderpunkte_grenzen(turnier) == {"fuchs": 2, "doppelkopf": 6, "karlchen": 1, "herzstich": 1}
+    assert sonderpunkte_grenzen(haus, schwein=True) == {"fuchs": 1, "doppelkopf": 6, "karlchen": 2, "herzstich": 0}
+
+
+def test_ansage_helfer_sagen_was_die_pruefung_erlaubt() -> None:
+    from scoring.doppelkopf import Ansagen, ist_solo, kann_absagen, kann_zurueck, karo_trumpf, re_anzahl
+
+    nur_re = Ansagen.model_validate({"re": {"ansage": True}})
+    assert kann_zurueck(nur_re, "kontra") and not kann_zurueck(nur_re, "re")
+    assert kann_absagen(nur_re, "re") and not kann_absagen(nur_re, "kontra")
+    assert not kann_zurueck(Ansagen(), "re")
+    assert re_anzahl("normal") == (2,) and re_anzahl("damensolo") == (1,) and set(re_anzahl("hochzeit")) == {1, 2}
+    assert ist_solo("hochzeit", 1) and not ist_solo("hochzeit", 2) and not ist_solo("stille_hochzeit", 1)
+    assert karo_trumpf("trumpfsolo", None) and not karo_trumpf("farbsolo", "pik") and not karo_trumpf("damensolo", None)
+
+
+def test_sitzordnung_folgt_den_plaetzen_ohne_platz_zuletzt() -> None:
+    from scoring.doppelkopf import sitzordnung
+
+    people = [
+        Participant(id="a", name="A"),
+        Participant(id="b", name="B", seat=3),
+        Participant(id="c", name="C", seat=1),
+        Participant(id="d", name="D"),
+    ]
+    sheet = find_ruleset(T).new_sheet(people)
+    assert sitzordnung(sheet) == ("c", "b", "a", "d")
+    assert score(sheet).status.dealer == "c"

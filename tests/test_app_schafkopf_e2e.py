@@ -1,0 +1,321 @@
+"""A whole Schafkopf Serie kept in the real app in a real browser, from the form to the Listenführer's signature.
+
+Start the app on a fresh data directory, create the sheet through the form (a Serie of 8 games, the
+option ``spiele``, so the test stays short; the flow is the real one), enter the games through the
+Schafkopf panel (a Rufspiel won in 4 taps, counted), a Spritze, an unberechtigte Spritze, a Tout and
+a misplay not continued among them; correct one past game, take one back, get refusals that change
+nothing on disk, close and sign as the Listenführer, read Tischpunkte and Reuegeld from the page; then
+restart the app process on the same data directory and find it all again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring import Entry, Participant, find_ruleset
+from screens.schafkopf_draft import SchafkopfDraft
+from storage import SheetStore
+
+from .browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    Taps,
+    body_text,
+    enable_semantics,
+    record_taps,
+    require_chromium,
+    running_app,
+    screenshot,
+    scroll_to,
+    wait_for_text,
+)
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = [("Anna Brandl", 17), ("Bernd Kiermaier", 4), ("Carla Huber", 23), ("Dieter Obermeier", 9)]
+NAME = {f"p{i + 1}": name for i, (name, _) in enumerate(PLAYERS)}
+KEEPER = "Carla Huber"
+SPIELE = 8
+
+B = "button"
+
+
+def player(role: str, pid: str) -> tuple[str, str]:
+    return (B, f"{role} {NAME[pid]}")
+
+
+# The Serie as the table plays it: the taps on the panel, and the entry they must write.
+GAMES: list[tuple[list[tuple[str, str]], dict[str, Any]]] = [
+    (  # 1: the common game, in 4 taps
+        [player("Spieler", "p1"), player("Partner", "p3"), (B, "Gewonnen")],
+        {"spiel": "rufspiel", "spieler": "p1", "partner": "p3", "gewonnen": True},
+    ),
+    (  # 2: written wrong (lost), corrected below to won
+        [player("Spieler", "p2"), player("Partner", "p4"), (B, "Verloren")],
+        {"spiel": "rufspiel", "spieler": "p2", "partner": "p4", "gewonnen": False},
+    ),
+    (  # 3: a Herz-Solo won Schneider
+        [(B, "Solo"), player("Spieler", "p3"), (B, "Herz"), (B, "Gewonnen"), (B, "Schneider")],
+        {"spiel": "solo", "spieler": "p3", "farbe": "herz", "gewonnen": True, "stufe": "schneider"},
+    ),
+    (  # 4: a Wenz lost, the Spritze doubles it
+        [(B, "Wenz"), player("Spieler", "p4"), (B, "Verloren"), player("Spritze von", "p1")],
+        {"spiel": "wenz", "spieler": "p4", "gewonnen": False, "spritze": {"von": "p1"}},
+    ),
+    (  # 5: Schneider against a Spritze the opponents made one trick to: unberechtigt, the player says so
+        [
+            player("Spieler", "p1"),
+            player("Partner", "p2"),
+            (B, "Gewonnen"),
+            (B, "Schneider"),
+            player("Spritze von", "p3"),
+            ("switch", "Spritze unberechtigt (Gegenpartei nur 1 Stich)"),
+        ],
+        {
+            "spiel": "rufspiel",
+            "spieler": "p1",
+            "partner": "p2",
+            "gewonnen": True,
+            "stufe": "schneider",
+            "spritze": {"von": "p3", "unberechtigt": True},
+        },
+    ),
+    (  # 6: a Gras-Solo Tout won
+        [(B, "Solo"), player("Spieler", "p2"), (B, "Gras"), ("switch", "Tout (alle Stiche angesagt)"), (B, "Gewonnen")],
+        {"spiel": "solo", "spieler": "p2", "farbe": "gras", "tout": True, "gewonnen": True},
+    ),
+    (  # 7: Rufspiel Durch against a Spritze: schwarz, so the Spritze is unberechtigt by the tricks
+        [
+            player("Spieler", "p4"),
+            player("Partner", "p3"),
+            (B, "Gewonnen"),
+            (B, "Durch"),
+            player("Spritze von", "p2"),
+        ],
+        {"spiel": "rufspiel", "spieler": "p4", "partner": "p3", "gewonnen": True, "stufe": "schwarz", "spritze": {"von": "p2"}},
+    ),
+    (  # 8: a Schellen-Farbwenz; Anna plays out wrongly and the declarer does not go on: he has won simply
+        [
+            (B, "Farbwenz"),
+            player("Spieler", "p2"),
+            (B, "Schellen"),
+            (B, "Weitere Angaben: Augen, Stiche, Fehler …"),
+            player("Fehler von", "p1"),
+            (B, "Nicht fortgesetzt"),
+        ],
+        {
+            "spiel": "farbwenz",
+            "spieler": "p2",
+            "farbe": "schellen",
+            "fehler": {"von": "p1", "fall": "nicht_fortgesetzt"},
+        },
+    ),
+]
+CORRECTED = (2, {"spiel": "rufspiel", "spieler": "p2", "partner": "p4", "gewonnen": True})
+
+
+def expected():  # type: ignore[no-untyped-def]
+    """The same Serie entered with the ruleset directly: the sheet and its score, for what the page must show."""
+    ruleset = find_ruleset("schafkopf-turnier")
+    sheet = ruleset.new_sheet(
+        [Participant(id=pid, name=NAME[pid], seat=i + 1, start_number=PLAYERS[i][1]) for i, pid in enumerate(NAME)],
+        options={"spiele": SPIELE},
+    )
+    games = [data for _, data in GAMES]
+    games[CORRECTED[0] - 1] = CORRECTED[1]
+    for data in games:
+        sheet = sheet.with_entry(Entry(kind="game", data=data))
+    sheet = sheet.with_entry(Entry(kind="close", data={"signed_by": KEEPER}))
+    return sheet, ruleset.score(sheet)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("schafkopf-store")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def open_page(browser, url: str):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport=PHONE)
+    page.goto(url)
+    enable_semantics(page)
+    return page
+
+
+def sheet_files(data_dir: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((data_dir / "sheets").glob("*.json"))}
+
+
+def stored(data_dir: Path):  # type: ignore[no-untyped-def]
+    (sheet_id,) = (name.removesuffix(".json") for name in sheet_files(data_dir))
+    return SheetStore(data_dir).open(sheet_id)
+
+
+def play(taps: Taps, steps: list[tuple[str, str]]) -> None:
+    """Tap the steps, each after the panel has redrawn from the previous one (rows come and go with the game type)."""
+    for role, name in steps:
+        target = taps.page.get_by_role(role, name=name, exact=True).first
+        target.wait_for(timeout=15_000)
+        target.scroll_into_view_if_needed()  # let Flutter's scrolling settle first, or the tap lands beside
+        taps.page.wait_for_timeout(300)
+        taps.tap(role, name)
+        taps.page.wait_for_timeout(300)
+
+
+def typed(taps: Taps, label: str, text: str) -> None:
+    """Type a value and give the app the time to take it before the next tap (Flutter sends it a frame later)."""
+    taps.type(label, text)
+    taps.page.wait_for_timeout(400)
+
+
+def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    sheet, score = expected()
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir), "TISCHBLOCK_DEVICE": "Handy Tisch 7"}) as url:
+        page = open_page(browser, url)
+        taps = Taps(page)
+        wait_for_text(page, "Noch kein Blatt auf diesem Handy", 30_000)
+
+        # The form: four players on their drawn seats, the Listenführer, a Serie of 8 games.
+        taps.tap(B, "Neues Blatt")
+        taps.tap("radio", "Schafkopf (Turnier)")
+        for i, (name, number) in enumerate(PLAYERS, start=1):
+            typed(taps, f"Spieler {i} (Platz {i}): Name", name)
+            typed(taps, f"Spieler {i} (Platz {i}): Startnr.", str(number))
+        wait_for_text(page, KEEPER + "\n", 10_000)  # the Listenführer's choice is named once his name is typed
+        taps.tap("radio", KEEPER)
+        typed(taps, "Serie", "2")
+        typed(taps, "Tisch", "7")
+        taps.tap(B, re.compile("^Hausregeln"), exact=False)  # type: ignore[arg-type]
+        page.wait_for_timeout(800)  # the house rules unfold
+        typed(taps, "Spiele pro Serie (ein Tisch, vier Spieler)", str(SPIELE))
+        taps.tap(B, "Blatt anlegen")
+        wait_for_text(page, f"Spiel 1 von {SPIELE}, noch {SPIELE} offen", 15_000)
+        assert "Es gibt: Anna Brandl" in body_text(page)  # seat 1 deals the first game (erster_geber)
+        screenshot(page, "schafkopf-turnier-panel.png")
+
+        # An incomplete game says what is missing, in the panel, and writes nothing.
+        before = sheet_files(data_dir)
+        page.get_by_role(B, name="Spieler Anna Brandl", exact=True).click()
+        page.get_by_role(B, name="Eintragen", exact=True).click()
+        wait_for_text(page, "Mit wem? Bitte den gerufenen Partner wählen", 10_000)
+        assert sheet_files(data_dir) == before
+
+        # The Serie, game by game; a Rufspiel won is 4 taps.
+        for number, (steps, data) in enumerate(GAMES, start=1):
+            taps.reset()
+            play(taps, steps)
+            if number == 5:
+                text = wait_for_text(page, "Spritze von Carla Huber (unberechtigt)", 10_000)
+                assert "Anna Brandl +4 · Bernd Kiermaier +4 · Carla Huber -6 · Dieter Obermeier -2" in text
+                screenshot(page, "schafkopf-turnier-spritze.png")
+            if number == 8:
+                wait_for_text(
+                    page, "Schellen-Farbwenz von Bernd Kiermaier gewonnen", 10_000
+                )  # the rules say who won: Anna's opponents
+                screenshot(page, "schafkopf-turnier-fehler.png")
+            shown = SchafkopfDraft()
+            shown.load(sheet, score, "game", data)
+            wait_for_text(page, shown.summary(), 10_000)  # the panel says the game as it will be entered
+            if number == 7:
+                # A typed Augen count that contradicts "Gewonnen" is refused with the rule's message; nothing is written.
+                taps.tap(B, "Weitere Angaben: Augen, Stiche, Fehler …")
+                typed(taps, "Augen", "40")
+                wait_for_text(page, "(Durch), 40 Augen", 10_000)
+                before = sheet_files(data_dir)
+                page.get_by_role(B, name="Eintragen", exact=True).click()
+                wait_for_text(page, "Mit 40 Augen hat die Spielpartei verloren", 10_000)
+                page.mouse.move(200, 700)
+                page.mouse.wheel(0, 250)  # the message stands under the panel
+                screenshot(page, "schafkopf-turnier-abgelehnt.png")
+                assert sheet_files(data_dir) == before
+                typed(taps, "Augen", "")
+                wait_for_text(page, "Anna Brandl -3 · Bernd Kiermaier -9 · Carla Huber +6 · Dieter Obermeier +6", 10_000)
+                taps.tap(B, "Weniger")
+            entry = len(stored(data_dir).entries) + 1
+            taps.tap(B, "Eintragen")
+            wait_for_text(page, f"Spiel {entry} eingetragen", 10_000)
+            if number == 1:
+                assert taps.count == 4, taps.count
+                record_taps("schafkopf-turnier", "Rufspiel gewonnen", taps.count, 4)
+            assert stored(data_dir).entries[-1].data == data
+            if number == 6:
+                # Taken back in one tap (a void with the trail), and entered again.
+                taps.tap(B, "Letztes Spiel zurücknehmen")
+                wait_for_text(page, f"Eintrag {entry} zurückgenommen", 10_000)
+                assert stored(data_dir).entries[-1].kind == "void"
+                wait_for_text(page, f"Spiel 6 von {SPIELE}", 10_000)
+                play(taps, steps)
+                taps.tap(B, "Eintragen")
+                wait_for_text(page, f"Spiel {entry + 2} eingetragen", 10_000)
+                assert stored(data_dir).entries[-1].data == data
+
+        text = wait_for_text(page, "Alle Spiele gespielt", 10_000)
+
+        # Correct game 2: it was won, not lost; the reason and the trail go with it.
+        scroll_to(page, B, re.compile(r"^2\. Spiel ")).click()
+        taps.tap(B, "Eintrag 2 korrigieren")
+        wait_for_text(page, "Eintrag 2: richtig ist", 10_000)
+        assert "Rufspiel von Bernd Kiermaier mit Dieter Obermeier verloren" in body_text(page)
+        typed(taps, "Grund der Änderung", "falsch aufgeschrieben")
+        taps.tap(B, "Gewonnen")
+        screenshot(page, "schafkopf-turnier-korrektur.png")
+        taps.tap(B, "Spiel 2 korrigieren")
+        wait_for_text(page, "Eintrag 2 korrigiert", 10_000)
+        wait_for_text(
+            page, re.compile(r"Korrigiert \(Eintrag \d+\) am .* auf Handy Tisch 7, Grund: falsch aufgeschrieben"), 10_000
+        )
+        assert stored(data_dir).entries[-1].replacement.data == CORRECTED[1]
+
+        # Close: only the Listenführer signs; someone else is refused and nothing is written.
+        taps.tap(B, "Abschließen")
+        typed(taps, "Unterschrift (Name)", "Anna Brandl")
+        page.wait_for_timeout(500)
+        before = sheet_files(data_dir)
+        taps.tap(B, "Abschließen und unterschreiben")
+        wait_for_text(page, "Das Ergebnis bestätigt der Listenführer Carla Huber mit seiner Unterschrift", 10_000)
+        assert sheet_files(data_dir) == before
+        typed(taps, "Unterschrift (Name)", KEEPER)
+        page.wait_for_timeout(500)
+        taps.tap(B, "Abschließen und unterschreiben")
+        wait_for_text(page, "Blatt abgeschlossen", 10_000)
+        on_disk = stored(data_dir)
+        assert on_disk.entries[-1].kind == "close" and on_disk.entries[-1].data["signed_by"] == KEEPER
+        ruleset = find_ruleset("schafkopf-turnier")
+        assert ruleset.score(on_disk).totals == score.totals
+        result = ruleset.result_lines(sheet, score)
+        text = body_text(page)
+        assert all(line in text for line in result), (result, text)
+        assert "Reuegeld am Tisch: " + score.result.reuegeld_tisch in text
+        assert f"Serie abgeschlossen, unterschrieben von {KEEPER}" in text
+        page.mouse.move(200, 600)
+        page.mouse.wheel(0, -5000)  # up to the result, above the lines
+        screenshot(page, "schafkopf-turnier-ergebnis.png")
+        page.close()
+
+    # A new app process on the same store finds it all again.
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
+        page = open_page(browser, url)
+        row = page.get_by_role(B, name=re.compile(r"^Schafkopf \(Turnier\) · Serie 2 · Tisch 7 .* abgeschlossen$"))
+        row.wait_for(timeout=30_000)
+        row.click()
+        text = wait_for_text(page, result[0], 15_000)
+        assert all(line in text for line in result)
+        assert f"Serie abgeschlossen, unterschrieben von {KEEPER}" in text
+        scroll_to(page, B, re.compile(r"^2\. Spiel \(korrigiert\)"))
+        page.close()
