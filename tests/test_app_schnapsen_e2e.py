@@ -141,12 +141,12 @@ def stored(data_dir: Path, title: str) -> Sheet:
     raise AssertionError(f"no {title} sheet in {data_dir}")
 
 
-def reach(page: Any, name: str) -> None:
+def reach(page: Any, name: str, role: str = "button") -> None:
     """Scroll with the mouse wheel, as a finger would, until the button is well inside the screen.
 
     A click on a button outside the screen makes the browser scroll the page under Flutter's
     feet, and the next taps can miss; a player scrolls first, then taps."""
-    button = page.get_by_role("button", name=name, exact=True).first
+    button = page.get_by_role(role, name=name, exact=True).first
     button.wait_for(timeout=15_000)
     for _ in range(10):
         box = button.bounding_box()
@@ -206,7 +206,7 @@ def correct(page: Any, taps: Taps, entry: int, reason: str) -> None:
     taps.tap("button", f"Eintrag {entry} korrigieren")
     settle(page, f"Spiel {entry} korrigieren: richtig ist")
     taps.type("Grund der Änderung", reason)
-    page.wait_for_timeout(400)
+    page.wait_for_timeout(600)
 
 
 def house_rules(page: Any, control: Any) -> Any:
@@ -220,11 +220,27 @@ def house_rules(page: Any, control: Any) -> Any:
     return control.first
 
 
-def sign(page: Any, name: str) -> None:
+def sign(page: Any, data_dir: Path, ruleset: str, name: str) -> Sheet:
+    """Close and sign; the stored sheet ends with the signed close.
+
+    Under load the browser can send the tap before the typed name reached the app, which then
+    says "Bitte mit Namen unterschreiben." and saves nothing: then the player signs again."""
     click(page, "Abschließen")
-    page.get_by_role("textbox", name="Unterschrift (Name)", exact=True).fill(name)
-    click(page, "Abschließen und unterschreiben")
-    wait_for_text(page, "Ergebnis", 10_000)
+    for _ in range(3):
+        reach(page, "Unterschrift (Name)", role="textbox")
+        field = page.get_by_role("textbox", name="Unterschrift (Name)", exact=True).first
+        field.click()
+        field.fill(name)
+        page.wait_for_timeout(600)
+        click(page, "Abschließen und unterschreiben")
+        for _ in range(25):
+            sheet = stored(data_dir, ruleset)
+            if sheet.entries[-1].kind == "close":
+                assert sheet.entries[-1].data["signed_by"] == name and sheet.entries[-1].device == DEVICE
+                wait_for_text(page, "Ergebnis", 10_000)
+                return sheet
+            page.wait_for_timeout(200)
+    raise AssertionError(f"{ruleset} was not closed; the page shows:\n{body_text(page)}")
 
 
 def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> None:
@@ -315,8 +331,7 @@ def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> Non
     wait_for_text(page, "Bummerl: Die Hausruckviertler 2, Kartlrunde Ried 1", 10_000)
     assert f"Summe: {A} {score.totals[team[A]]} · {B} {score.totals[team[B]]}" in body_text(page)
 
-    sign(page, "Resi Gruber")
-    signed = stored(app.data_dir, "bauernschnapsen")
+    signed = sign(page, app.data_dir, "bauernschnapsen", "Resi Gruber")
     result = ruleset.result_lines(signed, ruleset.score(signed))
     assert result == (
         "Bummerl 1: 35:4; verloren: Kartlrunde Ried Bummerl (1)",
@@ -387,8 +402,7 @@ def test_a_talonschnapsen_bummerl(app: App, browser: Any) -> None:
     score = ruleset.score(sheet)
     assert score.totals == {ids["Franz Huemer"]: 4, ids["Gerti Stadler"]: 18, ids["Hans Pichler"]: 25}
 
-    sign(page, "Gerti Stadler")
-    signed = stored(app.data_dir, "talonschnapsen")
+    signed = sign(page, app.data_dir, "talonschnapsen", "Gerti Stadler")
     result = ruleset.result_lines(signed, ruleset.score(signed))
     assert result == (
         "Bummerl 1: 4:18:25; verloren: Franz Huemer Bummerl (1)",
@@ -403,8 +417,9 @@ def test_a_new_app_process_finds_both_sheets_again(app: App, browser: Any) -> No
     files = sheet_files(app.data_dir)
     app.restart()
     page = open_page(browser, app.url)
-    row = page.get_by_role("button", name=re.compile(r"^Bauernschnapsen · .*Tisch 2 .* abgeschlossen$"))
-    row.wait_for(timeout=30_000)
+    bauern = re.compile(r"^Bauernschnapsen · .*Tisch 2 .* abgeschlossen$", re.MULTILINE)
+    wait_for_text(page, bauern, 60_000)
+    row = page.get_by_role("button", name=bauern)
     assert page.get_by_role("button", name=re.compile(r"^Talonschnapsen .* abgeschlossen$")).count() == 1
     row.click()
     wait_for_text(page, "Bummerl 2: 0:27; verloren: Die Hausruckviertler Schneider (2)", 15_000)
