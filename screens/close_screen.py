@@ -16,7 +16,7 @@ def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str) -> f
     note, set_note = ft.use_state("")
 
     def sign(_: ft.Event[ft.Button]) -> None:
-        if state.close(signer, note if not state.finished else None):
+        if state.close(signer, note if state.needs_note else None):
             on_done()
 
     controls: list[ft.BaseControl] = []
@@ -32,7 +32,7 @@ def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str) -> f
         if state.closed:
             controls.append(ft.Text("Das Blatt ist abgeschlossen und unterschrieben.", size=16, weight=ft.FontWeight.BOLD))
         else:
-            if not state.finished:
+            if state.needs_note:
                 controls.append(
                     ft.Text(
                         "Die Runde ist noch nicht zu Ende. Vorzeitig abschließen darf nur die Turnierleitung: "

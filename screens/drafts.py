@@ -87,7 +87,7 @@ def _load() -> None:
 
 def find_family(ruleset_id: str) -> Family:
     """The family that enters games of ``ruleset_id``; ``KeyError`` if none does."""
-    if not _FAMILIES:
+    if ruleset_id not in _FAMILIES:
         _load()
     return _FAMILIES[ruleset_id]
 

@@ -17,7 +17,7 @@ from scoring import Line, RuleViolation, Score, Sheet, explain, find_ruleset
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
 from storage import SheetStore, StorageError
 
-from .drafts import DraftIncomplete, EntryDraft, assign, checker, draft_for
+from .drafts import DraftIncomplete, EntryDraft, assign, checker, draft_for, refusal
 
 UNDO_REASON = "Letztes Spiel zurückgenommen"
 
@@ -194,6 +194,13 @@ class SheetState:
     @property
     def finished(self) -> bool:
         return self.score is not None and self.score.status.finished
+
+    @property
+    def needs_note(self) -> bool:
+        """Whether signing now needs the Turnierleitung's note: the ruleset refuses a close without one."""
+        if self.sheet is None or self.closed:
+            return False
+        return refusal(self.sheet, CLOSE, {"signed_by": "Unterschrift"}) is not None
 
     @property
     def closed(self) -> bool:

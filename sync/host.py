@@ -46,7 +46,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from scoring import RuleViolation, Score, Sheet, UnknownRuleset, find_ruleset
 from scoring.compare import Comparison, compare_scored
-from scoring.engine import _PYDANTIC_DE
 
 from .hoststore import Device, HostStore, NewRevision, StoredRevision, Tournament
 from .protocol import (
@@ -181,6 +180,30 @@ def _german_request_errors(errors: Any) -> str:
             continue
         parts.append(f"{where} '{field}' {what}" if field else f"{where} {what}")
     return "; ".join(parts) or "Die Anfrage ist ungültig"
+
+
+# What a request's own validation error (path, header, body shape) says in German; the sheet
+# inside a body is worded by scoring.messages like every other sheet.
+_PYDANTIC_DE = {
+    "missing": "fehlt",
+    "extra_forbidden": "ist hier nicht vorgesehen",
+    "int_type": "muss eine ganze Zahl sein",
+    "int_parsing": "muss eine ganze Zahl sein",
+    "int_from_float": "muss eine ganze Zahl sein",
+    "bool_type": "muss ja/nein sein",
+    "bool_parsing": "muss ja/nein sein",
+    "string_type": "muss ein Text sein",
+    "literal_error": "hat keinen erlaubten Wert",
+    "enum": "hat keinen erlaubten Wert",
+    "greater_than_equal": "ist zu klein",
+    "greater_than": "ist zu klein",
+    "less_than_equal": "ist zu groß",
+    "less_than": "ist zu groß",
+    "list_type": "muss eine Liste sein",
+    "tuple_type": "muss eine Liste sein",
+    "too_short": "hat zu wenige Einträge",
+    "too_long": "hat zu viele Einträge",
+}
 
 
 _STATUS_DE = {
