@@ -179,7 +179,14 @@ def play(taps: Taps, steps: list[tuple[str, str]]) -> None:
 
 
 def typed(taps: Taps, label: str, text: str) -> None:
-    """Type a value and give the app the time to take it before the next tap (Flutter sends it a frame later)."""
+    """Type a value and give the app the time to take it before the next tap (Flutter sends it a frame later).
+
+    The field is scrolled into view first and Flutter's scrolling left to settle, or the tap that
+    focuses it lands beside it and the value never reaches the app."""
+    field = taps.page.get_by_role("textbox", name=label, exact=True).first
+    field.wait_for(timeout=15_000)
+    field.scroll_into_view_if_needed()
+    taps.page.wait_for_timeout(400)
     taps.type(label, text)
     taps.page.wait_for_timeout(400)
 
