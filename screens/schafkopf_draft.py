@@ -143,7 +143,9 @@ class SchafkopfDraft:
             fehler = data["fehler"]
             self.fehler_von, self.fehler_fall = game.fehler.von, game.fehler.fall
             self.fehler_art = fehler.get("art")
-        self.weitere = bool(game.fehler or game.augen is not None or game.stiche is not None)
+        # Shown one level down: Augen, Stiche, a misplay, and a Rufspiel's called Sau.
+        called = game.spiel == "rufspiel" and game.farbe is not None
+        self.weitere = bool(game.fehler or game.augen is not None or game.stiche is not None or called)
 
     def entry(self) -> tuple[str, dict[str, Any]]:
         """The ``game`` entry the taps make; ``DraftIncomplete`` says what is still missing."""

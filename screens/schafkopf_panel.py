@@ -25,6 +25,9 @@ from .schafkopf_draft import (
     stufe_label,
 )
 
+WEITERE = "Weitere Angaben: Augen, Stiche, Fehler …"
+"""The rare details, one level down (a Rufspiel's called Sau is among them)."""
+
 BIG = 60
 """Height of the buttons of a common game: hit without looking."""
 CHOICE = 52
@@ -103,7 +106,20 @@ def _players(
 
 def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
     """Augen, Stiche and a misplay: what a table rarely writes."""
-    controls: list[ft.Control] = [
+    controls: list[ft.Control] = []
+    farben = draft.farbe_choices()
+    if farben and not draft.farbe_required:
+        controls += [
+            _heading("Gerufene Sau (freiwillig)"),
+            _grid(
+                [
+                    _choice(FARBNAME[f], functools.partial(draft.choose_farbe, f), chosen=f == draft.farbe, size=16, icon=False)
+                    for f in farben
+                ],
+                4,
+            ),
+        ]
+    controls += [
         _heading("Augen und Stiche der Spielpartei (freiwillig)"),
         ft.Row(
             spacing=8,
@@ -202,9 +218,9 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
             _players(draft, "Partner", draft.partner, draft.partner_choices(), draft.choose_partner),
         ]
     farben = draft.farbe_choices()
-    if farben:
+    if farben and draft.farbe_required:
         controls += [
-            _heading("Farbe" if draft.farbe_required else "Gerufene Sau (freiwillig)"),
+            _heading("Farbe"),
             _grid(
                 [
                     _choice(FARBNAME[f], functools.partial(draft.choose_farbe, f), chosen=f == draft.farbe, size=16, icon=False)
@@ -282,7 +298,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
         )
     controls.append(
         ft.TextButton(
-            "Weniger" if draft.weitere else "Weitere Angaben: Augen, Stiche, Fehler …",
+            "Weniger" if draft.weitere else WEITERE,
             icon=ft.Icons.EXPAND_LESS if draft.weitere else ft.Icons.EXPAND_MORE,
             height=48,
             on_click=lambda _: draft.toggle_weitere(),

@@ -167,19 +167,39 @@ def stored(data_dir: Path):  # type: ignore[no-untyped-def]
     return SheetStore(data_dir).open(sheet_id)
 
 
+def settle(locator) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the control is in view and stays where it is: Flutter hit-tests the tap on what it
+    drew, so a tap at a place a redraw or a scroll is still moving lands on the control beside it."""
+    locator.wait_for(timeout=15_000)
+    locator.scroll_into_view_if_needed()
+    before = None
+    for _ in range(30):
+        box = locator.bounding_box()
+        if box is not None and box == before:
+            return
+        before = box
+        locator.page.wait_for_timeout(200)
+
+
+def tap(taps: Taps, role: str, name: str) -> None:
+    """One counted tap, on a control that has stopped moving."""
+    settle(taps.page.get_by_role(role, name=name, exact=True).first)
+    taps.tap(role, name)
+    taps.page.wait_for_timeout(200)
+
+
 def play(taps: Taps, steps: list[tuple[str, str]]) -> None:
     """Tap the steps, each after the panel has redrawn from the previous one (rows come and go with the game type)."""
     for role, name in steps:
-        target = taps.page.get_by_role(role, name=name, exact=True).first
-        target.wait_for(timeout=15_000)
-        target.scroll_into_view_if_needed()  # let Flutter's scrolling settle first, or the tap lands beside
-        taps.page.wait_for_timeout(300)
-        taps.tap(role, name)
-        taps.page.wait_for_timeout(300)
+        tap(taps, role, name)
 
 
 def typed(taps: Taps, label: str, text: str) -> None:
-    """Type a value and give the app the time to take it before the next tap (Flutter sends it a frame later)."""
+    """Type a value and give the app the time to take it before the next tap (Flutter sends it a frame later).
+
+    The field is scrolled into view first and Flutter's scrolling left to settle, or the tap that
+    focuses it lands beside it and the value never reaches the app."""
+    settle(taps.page.get_by_role("textbox", name=label, exact=True).first)
     taps.type(label, text)
     taps.page.wait_for_timeout(400)
 
@@ -192,27 +212,28 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
         wait_for_text(page, "Noch kein Blatt auf diesem Handy", 30_000)
 
         # The form: four players on their drawn seats, the Listenführer, a Serie of 8 games.
-        taps.tap(B, "Neues Blatt")
-        taps.tap("radio", "Schafkopf (Turnier)")
+        tap(taps, B, "Neues Blatt")
+        tap(taps, "radio", "Schafkopf (Turnier)")
         for i, (name, number) in enumerate(PLAYERS, start=1):
             typed(taps, f"Spieler {i} (Platz {i}): Name", name)
             typed(taps, f"Spieler {i} (Platz {i}): Startnr.", str(number))
         wait_for_text(page, KEEPER + "\n", 10_000)  # the Listenführer's choice is named once his name is typed
-        taps.tap("radio", KEEPER)
+        tap(taps, "radio", KEEPER)
         typed(taps, "Serie", "2")
         typed(taps, "Tisch", "7")
+        settle(page.get_by_role(B, name=re.compile("^Hausregeln")).first)
         taps.tap(B, re.compile("^Hausregeln"), exact=False)  # type: ignore[arg-type]
         page.wait_for_timeout(800)  # the house rules unfold
         typed(taps, "Spiele pro Serie (ein Tisch, vier Spieler)", str(SPIELE))
-        taps.tap(B, "Blatt anlegen")
+        tap(taps, B, "Blatt anlegen")
         wait_for_text(page, f"Spiel 1 von {SPIELE}, noch {SPIELE} offen", 15_000)
         assert "Es gibt: Anna Brandl" in body_text(page)  # seat 1 deals the first game (erster_geber)
         screenshot(page, "schafkopf-turnier-panel.png")
 
         # An incomplete game says what is missing, in the panel, and writes nothing.
         before = sheet_files(data_dir)
-        page.get_by_role(B, name="Spieler Anna Brandl", exact=True).click()
-        page.get_by_role(B, name="Eintragen", exact=True).click()
+        tap(taps, B, "Spieler Anna Brandl")
+        tap(taps, B, "Eintragen")
         wait_for_text(page, "Mit wem? Bitte den gerufenen Partner wählen", 10_000)
         assert sheet_files(data_dir) == before
 
@@ -234,11 +255,11 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
             wait_for_text(page, shown.summary(), 10_000)  # the panel says the game as it will be entered
             if number == 7:
                 # A typed Augen count that contradicts "Gewonnen" is refused with the rule's message; nothing is written.
-                taps.tap(B, "Weitere Angaben: Augen, Stiche, Fehler …")
+                tap(taps, B, "Weitere Angaben: Augen, Stiche, Fehler …")
                 typed(taps, "Augen", "40")
                 wait_for_text(page, "(Durch), 40 Augen", 10_000)
                 before = sheet_files(data_dir)
-                page.get_by_role(B, name="Eintragen", exact=True).click()
+                tap(taps, B, "Eintragen")
                 wait_for_text(page, "Mit 40 Augen hat die Spielpartei verloren", 10_000)
                 page.mouse.move(200, 700)
                 page.mouse.wheel(0, 250)  # the message stands under the panel
@@ -246,9 +267,9 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
                 assert sheet_files(data_dir) == before
                 typed(taps, "Augen", "")
                 wait_for_text(page, "Anna Brandl -3 · Bernd Kiermaier -9 · Carla Huber +6 · Dieter Obermeier +6", 10_000)
-                taps.tap(B, "Weniger")
+                tap(taps, B, "Weniger")
             entry = len(stored(data_dir).entries) + 1
-            taps.tap(B, "Eintragen")
+            tap(taps, B, "Eintragen")
             wait_for_text(page, f"Spiel {entry} eingetragen", 10_000)
             if number == 1:
                 assert taps.count == 4, taps.count
@@ -256,12 +277,12 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
             assert stored(data_dir).entries[-1].data == data
             if number == 6:
                 # Taken back in one tap (a void with the trail), and entered again.
-                taps.tap(B, "Letztes Spiel zurücknehmen")
+                tap(taps, B, "Letztes Spiel zurücknehmen")
                 wait_for_text(page, f"Eintrag {entry} zurückgenommen", 10_000)
                 assert stored(data_dir).entries[-1].kind == "void"
                 wait_for_text(page, f"Spiel 6 von {SPIELE}", 10_000)
                 play(taps, steps)
-                taps.tap(B, "Eintragen")
+                tap(taps, B, "Eintragen")
                 wait_for_text(page, f"Spiel {entry + 2} eingetragen", 10_000)
                 assert stored(data_dir).entries[-1].data == data
 
@@ -269,13 +290,13 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
 
         # Correct game 2: it was won, not lost; the reason and the trail go with it.
         scroll_to(page, B, re.compile(r"^2\. Spiel ")).click()
-        taps.tap(B, "Eintrag 2 korrigieren")
+        tap(taps, B, "Eintrag 2 korrigieren")
         wait_for_text(page, "Eintrag 2: richtig ist", 10_000)
         assert "Rufspiel von Bernd Kiermaier mit Dieter Obermeier verloren" in body_text(page)
         typed(taps, "Grund der Änderung", "falsch aufgeschrieben")
-        taps.tap(B, "Gewonnen")
+        tap(taps, B, "Gewonnen")
         screenshot(page, "schafkopf-turnier-korrektur.png")
-        taps.tap(B, "Spiel 2 korrigieren")
+        tap(taps, B, "Spiel 2 korrigieren")
         wait_for_text(page, "Eintrag 2 korrigiert", 10_000)
         wait_for_text(
             page, re.compile(r"Korrigiert \(Eintrag \d+\) am .* auf Handy Tisch 7, Grund: falsch aufgeschrieben"), 10_000
@@ -283,16 +304,16 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
         assert stored(data_dir).entries[-1].replacement.data == CORRECTED[1]
 
         # Close: only the Listenführer signs; someone else is refused and nothing is written.
-        taps.tap(B, "Abschließen")
+        tap(taps, B, "Abschließen")
         typed(taps, "Unterschrift (Name)", "Anna Brandl")
         page.wait_for_timeout(500)
         before = sheet_files(data_dir)
-        taps.tap(B, "Abschließen und unterschreiben")
+        tap(taps, B, "Abschließen und unterschreiben")
         wait_for_text(page, "Das Ergebnis bestätigt der Listenführer Carla Huber mit seiner Unterschrift", 10_000)
         assert sheet_files(data_dir) == before
         typed(taps, "Unterschrift (Name)", KEEPER)
         page.wait_for_timeout(500)
-        taps.tap(B, "Abschließen und unterschreiben")
+        tap(taps, B, "Abschließen und unterschreiben")
         wait_for_text(page, "Blatt abgeschlossen", 10_000)
         on_disk = stored(data_dir)
         assert on_disk.entries[-1].kind == "close" and on_disk.entries[-1].data["signed_by"] == KEEPER
