@@ -165,6 +165,11 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     family = find_family(state.sheet.ruleset.id)
     list_ref: ft.Ref[ft.Column] = ft.use_ref(None)  # type: ignore[assignment]
 
+    def submit(kind: str, data: dict[str, Any]) -> None:
+        """Save the panel's entry, then bring the panel back to the top for the next game."""
+        if state.submit(kind, data) and list_ref.current is not None:
+            ft.context.page.run_task(list_ref.current.scroll_to, offset=0, duration=200)
+
     async def correct(entry: int, _: ft.Event[ft.OutlinedButton] | None = None) -> None:
         """Load the line into the entry panel and scroll up to it."""
         state.start_correction(entry)
@@ -175,7 +180,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     if state.correcting is not None:
         panel.append(_correction_bar(state))
     if state.correcting is not None or not state.finished:
-        panel.append(family.panel(state.draft, state.submit, correcting=state.correcting))
+        panel.append(family.panel(state.draft, submit, correcting=state.correcting))
     if state.error:
         panel.append(
             ft.Container(

@@ -114,7 +114,7 @@ def test_a_wrong_join_code_is_refused_in_german(host: HostProcess) -> None:
 def test_invalid_join_details_are_refused_in_german_before_anything_is_sent() -> None:
     with HostClient("http://127.0.0.1:9") as client, pytest.raises(JoinRefused, match="ungültig") as error:
         client.join("WATT2026", 0, "A", "Handy")
-    assert "table" in str(error.value) and "Field" not in str(error.value)
+    assert "Tisch: mindestens 1, nicht 0" in str(error.value) and "Field" not in str(error.value)
 
 
 def test_a_broken_join_line_and_a_missing_code_say_what_is_wrong(host: HostProcess) -> None:
