@@ -163,18 +163,25 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
             controls=[ft.Text(state.load_error or "Das Blatt wird geladen …", color=ft.Colors.ERROR, size=16)],
         )
     family = find_family(state.sheet.ruleset.id)
-    list_ref: ft.Ref[ft.Column] = ft.use_ref(None)  # type: ignore[assignment]
+    mounted: ft.Ref[ft.Column] = ft.use_ref(None)  # type: ignore[assignment]
+    """The scrolling list as first mounted: later renders are merged into it, so it is the one to scroll."""
+
+    async def to_top() -> None:
+        try:
+            if mounted.current is not None:
+                await mounted.current.scroll_to(offset=0, duration=250)
+        except RuntimeError:  # the list was replaced (another screen state); nothing to scroll
+            pass
 
     def submit(kind: str, data: dict[str, Any]) -> None:
         """Save the panel's entry, then bring the panel back to the top for the next game."""
-        if state.submit(kind, data) and list_ref.current is not None:
-            ft.context.page.run_task(list_ref.current.scroll_to, offset=0, duration=200)
+        if state.submit(kind, data):
+            ft.context.page.run_task(to_top)
 
     async def correct(entry: int, _: ft.Event[ft.OutlinedButton] | None = None) -> None:
         """Load the line into the entry panel and scroll up to it."""
         state.start_correction(entry)
-        if list_ref.current is not None:
-            await list_ref.current.scroll_to(offset=0, duration=300)
+        await to_top()
 
     panel: list[ft.Control] = []
     if state.correcting is not None:
@@ -225,6 +232,19 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     if not lines:
         lines.append(ft.Text("Noch kein Spiel eingetragen.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
     close_label = "Blatt abgeschlossen" if state.closed else "Abschließen und unterschreiben"
+    listing = ft.Column(
+        expand=True,
+        scroll=ft.ScrollMode.AUTO,
+        spacing=0,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        controls=[
+            ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=panel),
+            ft.Divider(),
+            *lines,
+        ],
+    )
+    if mounted.current is None:
+        mounted.current = listing
     return ft.View(
         route=route,
         padding=ft.Padding.symmetric(horizontal=10, vertical=6),
@@ -250,18 +270,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
                 controls=[
                     _header(state),
-                    ft.Column(
-                        ref=list_ref,
-                        expand=True,
-                        scroll=ft.ScrollMode.AUTO,
-                        spacing=0,
-                        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-                        controls=[
-                            ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=panel),
-                            ft.Divider(),
-                            *lines,
-                        ],
-                    ),
+                    listing,
                 ],
             )
         ],

@@ -62,6 +62,7 @@ def join(page: Any, line: str, team: str) -> None:
 
 def keep_sheet(page: Any, writer: str, games: list[tuple[str, int]], data_dir: Path) -> None:
     """Create the table's sheet (for the tournament, by default), enter the games, sign early with the note."""
+    page.bring_to_front()  # a background tab gets no animation frames: Flutter would not see the taps
     taps = Taps(page)
     taps.tap("button", "Neues Blatt")
     wait_for_text(page, "Für das Turnier Kathreinwatten Söll 2026, Tisch 4")
@@ -125,6 +126,7 @@ def test_two_phones_carry_a_tables_two_sheets_to_the_organizer(browser: Any, tmp
 
             # Phone B corrects game 3 after signing: the new revision goes out, the host names the game.
             page = pages["B"]
+            page.bring_to_front()
             scroll_to(page, "button", re.compile(r"^3\. Spiel ")).click()
             page.get_by_role("button", name="Eintrag 3 korrigieren").click()
             Taps(page).type("Grund der Änderung", "Spiel 3 war +3")
