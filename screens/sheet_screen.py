@@ -173,11 +173,6 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
         except RuntimeError:  # the list was replaced (another screen state); nothing to scroll
             pass
 
-    def submit(kind: str, data: dict[str, Any]) -> None:
-        """Save the panel's entry, then bring the panel back to the top for the next game."""
-        if state.submit(kind, data):
-            ft.context.page.run_task(to_top)
-
     async def correct(entry: int, _: ft.Event[ft.OutlinedButton] | None = None) -> None:
         """Load the line into the entry panel and scroll up to it."""
         state.start_correction(entry)
@@ -187,7 +182,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     if state.correcting is not None:
         panel.append(_correction_bar(state))
     if state.correcting is not None or not state.finished:
-        panel.append(family.panel(state.draft, submit, correcting=state.correcting))
+        panel.append(family.panel(state.draft, state.submit, correcting=state.correcting))
     if state.error:
         panel.append(
             ft.Container(

@@ -102,6 +102,13 @@ def screenshot(page, name: str) -> None:  # type: ignore[no-untyped-def]
 
 TAPS_FILE = ROOT / "docs" / "taps.json"
 
+ON_TOP = """element => {
+    const r = element.getBoundingClientRect();
+    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return top !== null && (top === element || element.contains(top));
+}"""
+"""Whether a tap in the middle of the element reaches it (not a control drawn over it)."""
+
 
 class Taps:
     """Drives a page and counts what a player does: a tap on a control, or one value typed, counts one."""
@@ -121,6 +128,16 @@ class Taps:
         """Type ``text`` into the text field labelled ``label`` (one value typed counts one)."""
         field = self.page.get_by_role("textbox", name=label, exact=True).first
         field.wait_for(timeout=timeout)
+        # A tap lands where Flutter drew the field: wait until the list under it stopped moving
+        # and nothing else is drawn on that spot, or the tap presses whatever is there instead.
+        field.scroll_into_view_if_needed()
+        previous = None
+        for _ in range(40):
+            box = field.bounding_box()
+            if box is not None and box == previous and field.evaluate(ON_TOP):
+                break
+            previous = box
+            self.page.wait_for_timeout(100)
         for _ in range(3):
             field.click()
             # Flutter moves its one text-editing element to the tapped field: wait until it is there.

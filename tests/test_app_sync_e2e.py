@@ -51,6 +51,7 @@ def browser() -> Iterator[Any]:
 
 def join(page: Any, line: str, team: str) -> None:
     """Join through the form (the organizer's join line pasted, the table, the team)."""
+    page.bring_to_front()  # a background tab gets no animation frames: Flutter would not see the taps
     taps = Taps(page)
     taps.tap("button", "Turnier beitreten")
     taps.type("Beitrittszeile oder Adresse", line)
