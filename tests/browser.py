@@ -198,3 +198,16 @@ def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int =
             page.mouse.wheel(0, delta)
             page.wait_for_timeout(150)
     raise AssertionError(f"no {role} named {name!r} on the page:\n{body_text(page)}")
+
+
+def open_page(browser, url: str):  # type: ignore[no-untyped-def]
+    """A phone-size page on ``url`` with Flutter's semantics tree switched on."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(url)
+    enable_semantics(page)
+    return page
+
+
+def sheet_files(data_dir: Path) -> dict[str, bytes]:
+    """Every sheet file of a store with its bytes: a refusal must leave them as they were."""
+    return {p.name: p.read_bytes() for p in sorted((data_dir / "sheets").glob("*.json"))}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,3 +75,17 @@ def game_helpers(ruleset: Ruleset[Any, Any], participants: Sequence[Participant]
     """``sheet``, ``score`` and ``refused`` for tests that write one game per line."""
     table = GameTable(ruleset, participants)
     return table.sheet, table.score, table.refused
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright; one per test module."""
+    from .browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

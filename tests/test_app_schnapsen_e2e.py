@@ -18,17 +18,16 @@ from scoring import Sheet, find_ruleset
 from storage import SheetStore
 
 from .browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PHONE,
     Taps,
     body_text,
-    enable_semantics,
+    open_page,
     record_taps,
     require_chromium,
     running_app,
     screenshot,
     scroll_to,
+    sheet_files,
     wait_for_text,
 )
 
@@ -110,26 +109,10 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     running.stack.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
-def open_page(browser: Any, url: str) -> Any:
-    page = browser.new_page(viewport=PHONE)
-    page.goto(url)
-    enable_semantics(page)
-    return page
 
 
-def sheet_files(data_dir: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted((data_dir / "sheets").glob("*.json"))}
 
 
 def stored(data_dir: Path, title: str) -> Sheet:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +16,9 @@ from storage import SheetStore
 from sync.protocol import JoinLine
 
 from .browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PHONE,
     Taps,
     enable_semantics,
-    require_chromium,
     running_app,
     screenshot,
     scroll_to,
@@ -36,17 +32,6 @@ pytestmark = pytest.mark.browser
 A, B = "Die Sautreiber", "Kartlbrüder Wörgl"
 GAMES = [("A", 2), ("B", 3), ("A", 4), ("A", 2), ("B", 2)]
 FLAKY = FaultSchedule(drop=0.1, lose_reply=0.1, delay=0.15, duplicate=0.05, max_delay=0.4)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def join(page: Any, line: str, team: str) -> None:
@@ -104,7 +89,9 @@ def test_two_phones_carry_a_tables_two_sheets_to_the_organizer(browser: Any, tmp
         proxy.schedule = CLEAN
         with (
             running_app(env={"TISCHBLOCK_DATA_DIR": str(tmp_path / "handy-a"), "TISCHBLOCK_DEVICE": "Handy Sautreiber"}) as url_a,
-            running_app(env={"TISCHBLOCK_DATA_DIR": str(tmp_path / "handy-b"), "TISCHBLOCK_DEVICE": "Handy Kartlbrüder"}) as url_b,
+            running_app(
+                env={"TISCHBLOCK_DATA_DIR": str(tmp_path / "handy-b"), "TISCHBLOCK_DEVICE": "Handy Kartlbrüder"}
+            ) as url_b,
         ):
             pages = {}
             for team, url in (("A", url_a), ("B", url_b)):

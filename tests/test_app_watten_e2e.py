@@ -10,7 +10,6 @@ on the same data directory and find it all again.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,17 +18,15 @@ from scoring import Entry, Participant, find_ruleset
 from storage import SheetStore
 
 from .browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    PHONE,
     Taps,
     body_text,
     enable_semantics,
+    open_page,
     record_taps,
-    require_chromium,
     running_app,
     screenshot,
     scroll_to,
+    sheet_files,
     wait_for_text,
 )
 
@@ -85,26 +82,10 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("watten-store")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
-def open_page(browser, url: str):  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport=PHONE)
-    page.goto(url)
-    enable_semantics(page)
-    return page
 
 
-def sheet_files(data_dir: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted((data_dir / "sheets").glob("*.json"))}
 
 
 def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
