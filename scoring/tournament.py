@@ -81,6 +81,9 @@ _COLUMNS: dict[str, str] = {
 """Header names a roster may use (compared case-insensitively, ``_`` read as a space)."""
 
 
+_EMPTY = "Die Datei ist leer: erwartet wird eine Kopfzeile (z. B. Startnummer;Name) und eine Zeile je Meldung"
+
+
 def _column(header: str) -> str | None:
     key = " ".join(header.replace("_", " ").split()).casefold()
     return _COLUMNS.get(key)
@@ -120,9 +123,7 @@ class Roster(Frozen):
         lines = text.split("\n")
         first = next((i for i, line in enumerate(lines) if line.strip()), None)
         if first is None:
-            raise RosterError(
-                ["Die Datei ist leer: erwartet wird eine Kopfzeile (z. B. Startnummer;Name) und eine Zeile je Meldung"]
-            )
+            raise RosterError([_EMPTY])
         delimiter = _delimiter(lines[first])
         problems: list[str] = []
         rows: list[tuple[int, list[str]]] = []
@@ -140,6 +141,8 @@ class Roster(Frozen):
             raise RosterError(
                 [f"Zeile {line_before + 1}: ein Anführungszeichen ist nicht geschlossen oder steht mitten im Feld"]
             ) from None
+        if not rows:
+            raise RosterError([_EMPTY])
         header_line, header = rows[0]
         fields: list[str | None] = [_column(h) for h in header]
         for index, (raw, field) in enumerate(zip(header, fields, strict=True)):
