@@ -417,3 +417,19 @@ def sheet_for(
         sheet_id = uuid.uuid5(uuid.NAMESPACE_URL, f"tischblock:{tournament}:{draw.seed}:{draw.round}:{table}:{written_by or ''}")
     sheet = ruleset.new_sheet(participants, context, plan.options)
     return sheet.model_copy(update={"id": sheet_id})
+
+
+def draw_table(plan: TournamentPlan, roster: Roster, draw: RoundDraw) -> tuple[tuple[str, ...], list[tuple[str | int, ...]]]:
+    """The draw for the notice board: a header and one row per seat (Tisch, Platz, Nr., name,
+    Verein), then who sits out; what ``table_pdf`` or a page prints."""
+    who = "Mannschaft" if plan.unit == "team" else "Spieler"
+    header = ("Tisch", "Platz", "Nr.", who, "Verein")
+    rows: list[tuple[str | int, ...]] = []
+    for table in draw.tables:
+        for seat in table.seats:
+            entrant = roster.by_number(seat.start_number)
+            rows.append((table.table, seat.seat, entrant.start_number, entrant.name, entrant.club or ""))
+    for number in draw.bye:
+        entrant = roster.by_number(number)
+        rows.append(("spielfrei", "", entrant.start_number, entrant.name, entrant.club or ""))
+    return header, rows

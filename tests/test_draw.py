@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import find_ruleset
-from scoring.draw import DrawError, RoundDraw, draw_round, meetings, sheet_for
+from scoring.draw import DrawError, RoundDraw, draw_round, draw_table, meetings, sheet_for
 from scoring.tournament import Entrant, Roster, TournamentPlan, plan_for
 
 #: Ruleset -> the smallest count from which three rounds are drawn with no pair meeting twice.
@@ -251,3 +251,16 @@ def test_sheet_for_doppelkopf_five_player_table() -> None:
     assert [p.start_number for p in sheet.participants] == list(five.start_numbers)
     status = find_ruleset("doppelkopf-turnier").score(sheet).status
     assert status.details["spiele_gesamt"] == 20
+
+
+def test_the_draw_for_the_notice_board() -> None:
+    plan = plan_for("schafkopf-turnier", byes=True)
+    roster = Roster(
+        entrants=tuple(Entrant(start_number=n, name=f"Spieler {n}", club="SC" if n == 3 else None) for n in range(1, 10))
+    )
+    draw = draw_round(plan, roster.active(), [], 1, 12)
+    header, rows = draw_table(plan, roster, draw)
+    assert header == ("Tisch", "Platz", "Nr.", "Spieler", "Verein")
+    assert len(rows) == 9 and [r[0] for r in rows].count("spielfrei") == 1
+    assert [r[:3] for r in rows[:4]] == [(1, s.seat, s.start_number) for s in draw.tables[0].seats]
+    assert next(r for r in rows if r[2] == 3)[4] == "SC"
