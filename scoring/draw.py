@@ -143,7 +143,7 @@ def _layout(count: int, sizes: list[int]) -> tuple[int, ...] | None:
 
 def _no_fit(plan: TournamentPlan, count: int, sizes: list[int], who: str) -> str:
     if sizes == [2]:
-        one = "eine Mannschaft" if plan.unit == "team" else "ein Spieler"
+        one = "eine" if plan.unit == "team" else "einer"
         word = "Mannschaften" if plan.unit == "team" else "Spielern"
         return f"{plan.game} braucht eine gerade Zahl von {word}: {count} angemeldet, {one} fehlt oder {one} muss zurückziehen"
     if len(sizes) == 1:
@@ -156,7 +156,8 @@ def _no_fit(plan: TournamentPlan, count: int, sizes: list[int], who: str) -> str
         )
     fits = [n for n in range(count + 1, count + 8) if _layout(n, sizes) is not None]
     tables = "- und ".join(str(s) for s in sizes) + "er-Tische"
-    return f"{plan.game} kann {count} {who} nicht an {tables} setzen: mit {fits[0]} {who} geht es"
+    dative = "Mannschaften" if plan.unit == "team" else "Spielern"
+    return f"{plan.game} kann {count} {who} nicht an {tables} setzen: mit {fits[0]} {dative} geht es"
 
 
 # -- the draw --------------------------------------------------------------------------------

@@ -128,7 +128,7 @@ def test_66_doppelkopf_players_sit_at_14_tables_of_4_and_2_of_5() -> None:
         (
             "watten-turnier",
             31,
-            "Watten braucht eine gerade Zahl von Mannschaften: 31 angemeldet, eine Mannschaft fehlt oder eine Mannschaft muss zurückziehen",
+            "Watten braucht eine gerade Zahl von Mannschaften: 31 angemeldet, eine fehlt oder eine muss zurückziehen",
         ),
         ("watten-turnier", 1, "Watten braucht mindestens 2 Mannschaften: 1 angemeldet"),
         (
@@ -142,8 +142,8 @@ def test_66_doppelkopf_players_sit_at_14_tables_of_4_and_2_of_5() -> None:
             "Schafkopf braucht eine durch 4 teilbare Zahl von Spielern: 65 angemeldet, 3 fehlen oder 1 muss zurückziehen",
         ),
         ("doppelkopf-turnier", 3, "Doppelkopf braucht mindestens 4 Spieler: 3 angemeldet"),
-        ("doppelkopf-turnier", 7, "Doppelkopf kann 7 Spieler nicht an 4- und 5er-Tische setzen: mit 8 Spieler geht es"),
-        ("doppelkopf-turnier", 11, "Doppelkopf kann 11 Spieler nicht an 4- und 5er-Tische setzen: mit 12 Spieler geht es"),
+        ("doppelkopf-turnier", 7, "Doppelkopf kann 7 Spieler nicht an 4- und 5er-Tische setzen: mit 8 Spielern geht es"),
+        ("doppelkopf-turnier", 11, "Doppelkopf kann 11 Spieler nicht an 4- und 5er-Tische setzen: mit 12 Spielern geht es"),
         (
             "talonschnapsen",
             10,
