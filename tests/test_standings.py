@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import Entry
+from scoring import Entry, Score, Sheet
 from scoring.tournament import Standings, tournament_standings
 
 from .tournament_data import (
@@ -129,3 +129,20 @@ def test_a_sheet_of_another_ruleset_is_not_counted() -> None:
     standings = tournament_standings(tournament.plan, tournament.roster, [*tournament.sheets, other])
     assert rows(standings) == list(tournament.expected)
     assert standings.notes == ("Durchgang 1, Tisch 1: zählt nach 'watten-turnier', nicht nach 'bauernschnapsen'; nicht gewertet",)
+
+
+def test_the_hosts_scores_from_arrival_give_the_same_standings() -> None:
+    """``scorer``: the host passes the scores it computed when each sheet arrived; each sheet is
+    scored exactly once per recompute either way."""
+    tournament = schafkopf_tournament()
+    ruleset = tournament.plan.ruleset
+    kept = {sheet.id: ruleset.score(sheet) for sheet in tournament.sheets}
+    asked: list[str] = []
+
+    def from_arrival(sheet: Sheet) -> Score:
+        asked.append(str(sheet.id))
+        return kept[sheet.id]
+
+    standings = tournament_standings(tournament.plan, tournament.roster, tournament.sheets, scorer=from_arrival)
+    assert standings == tournament_standings(tournament.plan, tournament.roster, tournament.sheets)
+    assert sorted(asked) == sorted(str(s.id) for s in tournament.sheets)
