@@ -314,6 +314,7 @@ def _games(doc: _Document, sheet: Sheet, score: Score | None) -> None:
         room = doc.h - doc.b_margin - doc.get_y() - (18 if stand else 12) - _signature_height(sheet) - 4
         line_height = max(3.0, min(6.0, room / empty - 1.2))
         padding = (0.6, 1.2, 0.6, 1.2)  # top, right, bottom, left
+    value_width = min(value_width, (doc.epw - 10 - 50) / (per * len(people)))  # eight players still leave room
     values = value_width * per * len(people)
     text_width = doc.epw - 10 - values
     widths = [10, text_width] + [value_width] * (per * len(people))
@@ -575,7 +576,7 @@ def table_pdf(
     if columns:
         with doc.table(
             col_widths=widths,
-            width=sum(widths),
+            width=min(sum(widths), doc.epw),
             align="LEFT",
             text_align="LEFT",
             line_height=4.6,
