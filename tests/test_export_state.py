@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -93,7 +94,7 @@ def test_one_shared_sheet_is_read_in_and_a_refused_one_says_why(tmp_path: Path) 
     longer = sheet.with_entry(Entry(kind="game", data={"winner": "A", "value": 2}))
     assert import_file(store, longer.to_json().encode(), "b.json").summary == "1 Blatt: aktualisiert"
     assert import_file(store, sheet.to_json().encode(), "b.json").lines[0].taken is False  # shorter: kept
-    wrong = sheet.model_copy(update={"id": Sheet.model_fields["id"].default_factory()})  # type: ignore[misc]
+    wrong = sheet.model_copy(update={"id": uuid.uuid4()})
     wrong = wrong.with_entry(Entry(kind="game", data={"winner": "A", "value": 1}))
     refused = import_file(store, wrong.to_json().encode(), "falsch.json")
     assert refused.summary == "1 Blatt: abgelehnt"
