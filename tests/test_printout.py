@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+import uuid
 from datetime import UTC
 from pathlib import Path
 
@@ -165,13 +166,17 @@ def test_a_sheet_its_ruleset_refuses_still_prints_its_log_and_says_why() -> None
 
 
 def blank_schafkopf(table: int) -> Sheet:
-    return find_ruleset("schafkopf-turnier").new_sheet(
-        [
-            Participant(id=f"p{i}", name=name, seat=i, start_number=10 * table + i)
-            for i, name in enumerate(["Änne Öttl", "Jürgen Weiß", "Bernd Kiermaier", "Zoë Strauß"], start=1)
-        ],
-        SheetContext(tournament="Kirchweih-Schafkopfturnier Aichach 2026", round_label="Serie", round=1, table=table),
-    )
+    return (
+        find_ruleset("schafkopf-turnier")
+        .new_sheet(
+            [
+                Participant(id=f"p{i}", name=name, seat=i, start_number=10 * table + i)
+                for i, name in enumerate(["Änne Öttl", "Jürgen Weiß", "Bernd Kiermaier", "Zoë Strauß"], start=1)
+            ],
+            SheetContext(tournament="Kirchweih-Schafkopfturnier Aichach 2026", round_label="Serie", round=1, table=table),
+        )
+        .model_copy(update={"id": uuid.UUID(int=table)})
+    )  # the same page every run
 
 
 def test_the_tischlisten_of_a_round_put_each_table_on_its_own_pages() -> None:
