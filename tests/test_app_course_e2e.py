@@ -1,0 +1,85 @@
+"""The course of the game on a sheet in the real app: the chart is drawn (flet-charts in the offline
+web build) with its markers named, and a point tapped opens that game's explanation, the same the list shows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scoring import Sheet, find_ruleset
+from scoring.course import course
+from screens.course_chart import LEFT_AXIS
+from storage import SheetStore
+
+from .browser import body_text, open_page, running_app, screenshot, wait_for_text
+from .conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+EXAMPLES = ROOT / "docs" / "examples"
+
+
+def stored(data_dir: Path, name: str) -> Sheet:
+    """The example sheet ``name`` put into a store on ``data_dir`` as the app finds it."""
+    sheet = Sheet.from_json((EXAMPLES / f"{name}.json").read_bytes())
+    SheetStore(data_dir, device="Test").create(sheet)
+    return sheet
+
+
+def point_position(page, chart, x: int, count: int, value: float, low: float, high: float) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Where the chart draws the point at ``x`` (of ``count``) with ``value``: the plot starts after
+    the left axis, ends 8 px before the right edge, and spans 0.5 .. count + 0.5."""
+    box = chart.bounding_box()
+    assert box is not None
+    left, width = box["x"] + LEFT_AXIS, box["width"] - LEFT_AXIS - 8
+    top, height = box["y"] + 8, box["height"] - 8 - 22
+    return left + (x - 0.5) / count * width, top + (high - value) / (high - low) * height
+
+
+def open_sheet(page, title: str):  # type: ignore[no-untyped-def]
+    row = page.get_by_role("button", name=re.compile(rf"^{re.escape(title)} · "))
+    row.first.wait_for(timeout=30_000)
+    row.first.click()
+    page.get_by_text("Spielverlauf · ").first.wait_for(timeout=30_000)
+    chart = page.locator("flt-semantics").filter(has=page.locator(":scope > span", has_text="Spielverlauf über")).last
+    chart.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    return chart
+
+
+def test_watten_chart_point_opens_its_explanation(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data_dir = tmp_path / "handy"
+    sheet = stored(data_dir, "watten-turnier")
+    score = find_ruleset(sheet.ruleset.id).score(sheet)
+    data = course(sheet, score)
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
+        page = open_page(browser, url)
+        chart = open_sheet(page, "Watten (Turnier)")
+        text = body_text(page)
+        assert "Spielverlauf über 25 Spiele (Stand im Bummerl), zuletzt Die Sautreiber 16, Kartlbrüder Wörgl 8" in text
+        for note in ("Bummerl bei 15", "gspannt (13/14)", "Ende Bummerl 1 mit Eintrag 10, Ende Bummerl 2 mit Eintrag 16"):
+            assert note in text
+        # tap game 12: B won 5 after 4 (4:9), Bummerl 2; its explanation opens under the chart
+        x = 12
+        value = data.series[1].values[x - 1]
+        page.mouse.click(*point_position(page, chart, x, len(data.points), value, data.low, data.high))
+        line = next(ln for ln in score.lines if ln.entry == data.entry_at(x))
+        shown = wait_for_text(page, f"Punkt {x}: {line.entry}. Spiel")
+        for explanation in line.explanation:
+            assert f"{explanation.rule}: {explanation.text}" in shown
+        screenshot(page, "verlauf-watten.png")
+
+
+def test_doppelkopf_chart_names_the_pflichtsolo_games(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data_dir = tmp_path / "handy"
+    sheet = stored(data_dir, "doppelkopf-turnier")
+    data = course(sheet)
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
+        page = open_page(browser, url)
+        open_sheet(page, "Doppelkopf (Turnier)")
+        text = wait_for_text(page, "Pflichtsolo Carla Nowak (Eintrag 3)")
+        for mark in data.marks:
+            assert f"{mark.label} (Eintrag {data.entry_at(mark.x)})" in text
+        screenshot(page, "verlauf-doppelkopf.png")
