@@ -7,6 +7,7 @@ Routes (each level is a view on the stack, so the back button and gesture work):
     /blatt/<id>                a sheet: totals, lines, the entry panel
     /blatt/<id>/abschluss      close and sign
     /beitreten                 join the organizer's tournament (and leave it)
+    /statistik                 statistics across the sheets on this phone, with filters
 
 ``tischblock app`` (or ``./dev app``) serves it in the browser; ``flet build`` packages it. The store
 is ``SheetStore`` in the app's data directory (``FLET_APP_STORAGE_DATA`` when packaged, else
@@ -34,6 +35,8 @@ from screens.new_sheet_screen import NewSheetScreen
 from screens.sheet_screen import SheetScreen
 from screens.sheet_state import SheetState
 from screens.start_screen import StartScreen
+from screens.statistics_screen import StatisticsScreen
+from screens.statistics_state import StatisticsState
 from screens.tournament_state import TournamentState
 from storage import SheetStore
 
@@ -100,6 +103,7 @@ def StartRoute() -> ft.View:
         on_open=lambda sheet_id: go(f"/blatt/{sheet_id}"),
         on_new=lambda: go("/neu"),
         on_join=lambda: go("/beitreten"),
+        on_stats=lambda: go("/statistik"),
     )
 
 
@@ -159,6 +163,14 @@ def JoinRoute() -> ft.View:
     return JoinScreen(session.tournament, on_joined=lambda: go("/"))
 
 
+@ft.component
+def StatisticsRoute() -> ft.View:
+    session: Session = ft.use_context(SESSION)
+    state = ft.use_memo(lambda: StatisticsState(session.store), dependencies=[])
+    ft.use_effect(state.load, dependencies=[])
+    return StatisticsScreen(state, route="/statistik")
+
+
 ROUTES = [
     ft.Route(
         path="/",
@@ -166,6 +178,7 @@ ROUTES = [
         children=[
             ft.Route(path="neu", component=NewSheetRoute),
             ft.Route(path="beitreten", component=JoinRoute),
+            ft.Route(path="statistik", component=StatisticsRoute),
             ft.Route(path="blatt/:id", component=SheetRoute, children=[ft.Route(path="abschluss", component=CloseRoute)]),
         ],
     )

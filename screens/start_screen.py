@@ -59,7 +59,12 @@ def _tournament(tournament: TournamentState, on_join: Callable[[], None]) -> ft.
 
 @ft.component
 def StartScreen(
-    state: AppState, tournament: TournamentState, on_open: Callable[[str], None], on_new: Callable[[], None], on_join: Callable[[], None]
+    state: AppState,
+    tournament: TournamentState,
+    on_open: Callable[[str], None],
+    on_new: Callable[[], None],
+    on_join: Callable[[], None],
+    on_stats: Callable[[], None] | None = None,
 ) -> ft.View:
     controls: list[ft.BaseControl] = [
         ft.Button(
@@ -87,7 +92,12 @@ def StartScreen(
         )
     return ft.View(
         route="/",
-        appbar=ft.AppBar(title=ft.Text("Tischblock")),
+        appbar=ft.AppBar(
+            title=ft.Text("Tischblock"),
+            actions=[ft.TextButton("Statistik", icon=ft.Icons.INSIGHTS, height=48, on_click=lambda _: on_stats())]
+            if on_stats is not None
+            else None,
+        ),
         scroll=ft.ScrollMode.AUTO,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         padding=12,

@@ -13,7 +13,7 @@ from scoring.course import course
 from screens.course_chart import LEFT_AXIS
 from storage import SheetStore
 
-from .browser import body_text, open_page, running_app, screenshot, wait_for_text
+from .browser import Taps, body_text, open_page, running_app, screenshot, wait_for_text
 from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -47,6 +47,19 @@ def open_sheet(page, title: str):  # type: ignore[no-untyped-def]
     chart.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     return chart
+
+
+def scrolled_to_text(page, expected: str, steps: int = 30) -> str:  # type: ignore[no-untyped-def]
+    """Scroll the screen down until ``expected`` is in the page's text (Flutter leaves rows off screen
+    out of the semantics tree); return that text."""
+    page.mouse.move(200, 600)
+    for _ in range(steps):
+        text = body_text(page)
+        if expected in text:
+            return text
+        page.mouse.wheel(0, 250)
+        page.wait_for_timeout(200)
+    raise AssertionError(f"{expected!r} did not appear on the page; it shows:\n{body_text(page)}")
 
 
 def test_watten_chart_point_opens_its_explanation(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -83,3 +96,42 @@ def test_doppelkopf_chart_names_the_pflichtsolo_games(browser, tmp_path: Path) -
         for mark in data.marks:
             assert f"{mark.label} (Eintrag {data.entry_at(mark.x)})" in text
         screenshot(page, "verlauf-doppelkopf.png")
+
+
+def test_statistics_screen_with_filters(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """From the start screen to the statistics: every sheet, then one ruleset, then a day; a bad date is named."""
+    from datetime import UTC, datetime
+
+    from .test_statistics_state import put
+
+    data_dir = tmp_path / "handy"
+    store = SheetStore(data_dir, device="Test")
+    put(store, "doppelkopf-turnier", datetime(2026, 11, 21, 12, tzinfo=UTC))
+    put(store, "doppelkopf-haus", datetime(2026, 11, 22, 12, tzinfo=UTC))
+    put(store, "watten-turnier", datetime(2026, 11, 22, 13, tzinfo=UTC))
+    put(store, "schafkopf-turnier", datetime(2026, 11, 20, 19, tzinfo=UTC))
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
+        page = open_page(browser, url)
+        taps = Taps(page)
+        taps.tap("button", "Statistik", timeout=30_000)
+        text = wait_for_text(page, "4 Blätter · 11 Teilnehmer")
+        assert "Anna Brandl (Nr. 17): 1 Blatt · 32 Spiele · gewonnen 17 (53 %) · Punkte -3" in text
+        assert "Gespielt: Rufspiel 6× (5 gewonnen, 83 %), Solo 1× (1 gewonnen, 100 %), Wenz 1× (1 gewonnen, 100 %)" in text
+        screenshot(page, "statistik.png")
+        scrolled_to_text(page, "Anna Huber (Nr. 3): 2 Blätter · 32 Spiele")
+        page.mouse.wheel(0, -5000)
+        taps.tap("button", "Regelwerk: Watten (Turnier)")
+        text = wait_for_text(page, "1 Blatt · 2 Teilnehmer")
+        assert "Die Sautreiber (Nr. 12): 1 Blatt · 25 Spiele · gewonnen 14 (56 %) · Punkte 35" in text
+        assert "Bummerl gewonnen 2 · verloren 1 · Schneider 0" in text
+        assert "Anna Huber" not in text
+        taps.tap("button", "Regelwerk: Alle Regelwerke")
+        wait_for_text(page, "4 Blätter · 11 Teilnehmer")
+        taps.type("von (TT.MM.JJJJ)", "22.13.2026")
+        wait_for_text(page, "„von“: bitte als TT.MM.JJJJ eingeben")
+        assert "4 Blätter · 11 Teilnehmer" in body_text(page)  # nothing changed
+        taps.type("von (TT.MM.JJJJ)", "22.11.2026")
+        text = wait_for_text(page, "2 Blätter · 7 Teilnehmer")
+        assert "Anna Brandl" not in text
+        screenshot(page, "statistik-filter.png")
+        scrolled_to_text(page, "Anna Huber (Nr. 3): 1 Blatt · 16 Spiele")
