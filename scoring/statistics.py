@@ -27,7 +27,7 @@ from datetime import date
 from typing import Any
 
 from .engine import EffectiveEntry, Line, RuleViolation, Score, effective_entries
-from .model import Frozen, Participant, Sheet
+from .model import Participant, Sheet
 from .registry import find_ruleset
 
 #: Line kinds that are games played (the rest are events: Strafe, Zeitlimit, Bscheißn, Schmeißen, close).
@@ -35,7 +35,8 @@ GAME_KINDS = frozenset({"game", "gehen", "vergeben", "ausschaffen"})
 SCHAFKOPF_TYPES = {"rufspiel": "Rufspiel", "solo": "Solo", "wenz": "Wenz", "farbwenz": "Farbwenz"}
 
 
-class GameRef(Frozen):
+@dataclass(frozen=True, slots=True)
+class GameRef:
     """One game of one sheet: where to find it and what it gave the participant."""
 
     points: int
@@ -48,7 +49,8 @@ class GameRef(Frozen):
     """The game as the sheet's list summarises it (its first explanation)."""
 
 
-class TypeCount(Frozen):
+@dataclass(frozen=True, slots=True)
+class TypeCount:
     """Games of one type a player declared, and how many of them he won."""
 
     played: int = 0
@@ -63,7 +65,8 @@ class TypeCount(Frozen):
         return TypeCount(played=self.played + other.played, won=self.won + other.won)
 
 
-class Figures(Frozen):
+@dataclass(frozen=True, slots=True)
+class Figures:
     """What one participant did: on one sheet, or summed over many."""
 
     sheets: int = 0
@@ -73,7 +76,7 @@ class Figures(Frozen):
     bummerl_won: int = 0
     bummerl_lost: int = 0
     schneider: int = 0
-    types: dict[str, TypeCount] = {}
+    types: Mapping[str, TypeCount] = field(default_factory=dict)
     solos: TypeCount = TypeCount()
     best: GameRef | None = None
     worst: GameRef | None = None
@@ -100,16 +103,18 @@ class Figures(Frozen):
         )
 
 
-class Row(Frozen):
+@dataclass(frozen=True, slots=True)
+class Row:
     """The statistics of one team or player."""
 
     key: str
     name: str
-    start_number: int | None = None
+    start_number: int | None
     figures: Figures
 
 
-class Statistics(Frozen):
+@dataclass(frozen=True, slots=True)
+class Statistics:
     """The statistics over the sheets that pass the filter."""
 
     sheets: int
@@ -154,16 +159,18 @@ def participant_key(participant: Participant) -> str:
 def sheet_figures(dated: DatedSheet, score: Score) -> dict[str, Figures]:
     """Per participant id: the figures of one sheet, read from its ``score`` (see the module docstring)."""
     sheet, ruleset = dated.sheet, find_ruleset(dated.sheet.ruleset.id)
-    data = {eff.number: eff for eff in effective_entries(sheet.entries)}
+    family = ruleset.id.split("-")[0]
+    data = {eff.number: eff for eff in effective_entries(sheet.entries)} if family in ("schafkopf", "doppelkopf") else {}
     games = [line for line in score.lines if line.kind in GAME_KINDS]
     result = score.result
-    players: Mapping[str, Any] = getattr(result, "spieler", {}) if ruleset.id.startswith("doppelkopf") else {}
+    players: Mapping[str, Any] = getattr(result, "spieler", {}) if family == "doppelkopf" else {}
     five = len(sheet.participants) > 4 and bool(players)
     out = {}
     for p in sheet.participants:
         pid = p.id
         played = [ln for ln in games if not five or ln.points.get(pid, 0) != 0]
-        refs = [_ref(dated, ruleset.title, ln, pid) for ln in played]
+        best = max(played, key=lambda ln: ln.points.get(pid, 0), default=None)
+        worst = min(played, key=lambda ln: ln.points.get(pid, 0), default=None)
         won_bummerl, lost_bummerl, schneider = _bummerl(result, pid)
         out[pid] = Figures(
             sheets=1,
@@ -173,10 +180,10 @@ def sheet_figures(dated: DatedSheet, score: Score) -> dict[str, Figures]:
             bummerl_won=won_bummerl,
             bummerl_lost=lost_bummerl,
             schneider=schneider,
-            types=_schafkopf_types(games, data, pid) if ruleset.id.startswith("schafkopf") else {},
-            solos=_doppelkopf_solos(games, data, pid) if ruleset.id.startswith("doppelkopf") else TypeCount(),
-            best=max(refs, key=lambda g: g.points) if refs else None,
-            worst=min(refs, key=lambda g: g.points) if refs else None,
+            types=_schafkopf_types(games, data, pid) if family == "schafkopf" else {},
+            solos=_doppelkopf_solos(games, data, pid) if family == "doppelkopf" else TypeCount(),
+            best=_ref(dated, ruleset.title, best, pid) if best is not None else None,
+            worst=_ref(dated, ruleset.title, worst, pid) if worst is not None else None,
         )
     return out
 
@@ -233,34 +240,53 @@ def _doppelkopf_solos(games: Sequence[Line], data: Mapping[int, EffectiveEntry],
     return count
 
 
-def statistics(
-    sheets: Iterable[DatedSheet],
-    where: Filter = Filter(),
-    scores: Mapping[str, Score] | None = None,
-) -> Statistics:
-    """The statistics of every team and player over the sheets ``where`` admits, sorted by name.
+@dataclass(frozen=True, slots=True)
+class SheetFigures:
+    """One sheet's share of the statistics: what the filter asks about it, and per participant its figures.
 
-    ``scores``: sheets already scored, by sheet id (the app keeps them); the rest are scored here.
+    ``refused`` holds the German reason where the ruleset refuses the sheet (then ``figures`` is empty)."""
+
+    ruleset: str
+    day: date
+    participants: tuple[Participant, ...]
+    figures: Mapping[str, Figures]
+    refused: str | None = None
+
+
+def figures_of(dated: DatedSheet, score: Score | None = None) -> SheetFigures:
+    """The sheet's figures from its ``score`` (scored here if not given; a refused sheet says why)."""
+    sheet = dated.sheet
+    try:
+        score = score if score is not None else find_ruleset(sheet.ruleset.id).score(sheet)
+        figures = sheet_figures(dated, score)
+    except (RuleViolation, ValueError) as error:
+        return SheetFigures(sheet.ruleset.id, dated.day, sheet.participants, {}, refused=f"Blatt {sheet.id}: {error}")
+    return SheetFigures(sheet.ruleset.id, dated.day, sheet.participants, figures)
+
+
+def combine(sheets: Iterable[SheetFigures], where: Filter = Filter()) -> Statistics:
+    """The statistics of every team and player over the sheets ``where`` admits, sorted by name.
     A sheet its ruleset refuses is named in ``refused`` and counted nowhere."""
     rows: dict[str, Row] = {}
     refused = []
     count = 0
-    for dated in sheets:
-        sheet = dated.sheet
-        if not where.admits(sheet.ruleset.id, dated.day):
+    for item in sheets:
+        if not where.admits(item.ruleset, item.day):
             continue
-        try:
-            score = (scores or {}).get(str(sheet.id)) or find_ruleset(sheet.ruleset.id).score(sheet)
-            figures = sheet_figures(dated, score)
-        except (RuleViolation, ValueError) as error:
-            refused.append(f"Blatt {sheet.id}: {error}")
+        if item.refused is not None:
+            refused.append(item.refused)
             continue
         count += 1
-        for p in sheet.participants:
+        for p in item.participants:
             key = participant_key(p)
             before = rows.get(key)
-            total = figures[p.id] if before is None else before.figures.plus(figures[p.id])
+            total = item.figures[p.id] if before is None else before.figures.plus(item.figures[p.id])
             number = p.start_number if p.start_number is not None else (before.start_number if before else None)
             rows[key] = Row(key=key, name=p.name, start_number=number, figures=total)
     ordered = sorted(rows.values(), key=lambda r: (r.name.casefold(), r.key))
     return Statistics(sheets=count, rows=tuple(ordered), refused=tuple(refused))
+
+
+def statistics(sheets: Iterable[DatedSheet], where: Filter = Filter()) -> Statistics:
+    """The statistics over ``sheets`` as ``where`` admits them, each scored by its ruleset (``combine``)."""
+    return combine(figures_of(dated) for dated in sheets if where.admits(dated.sheet.ruleset.id, dated.day))

@@ -58,3 +58,20 @@ def test_bad_date_is_named_and_changes_nothing(tmp_path: Path) -> None:
     assert state.errors == {"bis": "„bis“ liegt vor „von“: bitte ein späteres Datum eingeben"}
     state.set_until("")
     assert state.errors == {} and state.result is not None and state.result.sheets == 2
+
+
+def test_a_new_game_counts_when_the_statistics_open_again(tmp_path: Path) -> None:
+    """The figures kept per revision: a game added since is read and counted, nothing else rescored."""
+    store = SheetStore(tmp_path / "store", device="Test")
+    raw = (ROOT / "tests" / "data" / "watten-turnier" / "regel-12-beispiel.json").read_text(encoding="utf-8")
+    import json
+
+    sheet = Sheet.model_validate(json.loads(raw)["sheet"])
+    store.create(sheet)
+    state = StatisticsState(store)
+    state.load()
+    assert state.result is not None and state.result.row("Kartlbrüder").figures.games == 6
+    store.add_game(sheet.id, {"winner": "B", "value": 2})
+    state.load()
+    b = state.result.row("Kartlbrüder").figures
+    assert (b.games, b.won, b.points) == (7, 3, 10)
