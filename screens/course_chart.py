@@ -186,8 +186,25 @@ def CourseChart(state: SheetState) -> ft.Control:
     sheet, score = state.sheet, state.score
     revision = (str(sheet.id), len(sheet.entries)) if sheet is not None else None
     data = ft.use_memo(lambda: course(sheet, score) if sheet is not None else None, dependencies=[revision])
+    shown, show = ft.use_state(state.finished)
+    """Shown at once on a finished sheet; while a round is played the lines come first, the chart on a tap."""
     if data is None:
         return ft.Container()
+    header = ft.Row(
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        controls=[
+            ft.Text(f"Spielverlauf · {data.measure}", size=15, weight=ft.FontWeight.W_600, expand=True),
+            ft.TextButton(
+                "Ausblenden" if shown else "Anzeigen",
+                icon=ft.Icons.EXPAND_LESS if shown else ft.Icons.SHOW_CHART,
+                tooltip="Spielverlauf ausblenden" if shown else "Spielverlauf anzeigen",
+                height=44,
+                on_click=lambda _: show(not shown),
+            ),
+        ],
+    )
+    if not shown:
+        return ft.Container(padding=ft.Padding.symmetric(vertical=2), content=header)
     pieces = segments(data)
 
     def tapped(event: fch.LineChartEvent) -> None:
@@ -228,7 +245,7 @@ def CourseChart(state: SheetState) -> ft.Control:
         expand=True,
     )
     controls: list[ft.Control] = [
-        ft.Text(f"Spielverlauf · {data.measure}", size=15, weight=ft.FontWeight.W_600),
+        header,
         ft.Semantics(
             label=summary(data),
             container=True,

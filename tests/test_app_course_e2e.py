@@ -85,6 +85,34 @@ def test_watten_chart_point_opens_its_explanation(browser, tmp_path: Path) -> No
         screenshot(page, "verlauf-watten.png")
 
 
+def test_open_sheet_shows_the_chart_on_a_tap_with_the_schneider_line(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Talonschnapsen still being played: the lines come first, the chart on "Anzeigen"; its Schneider
+    line and the Schneider of Bummerl 3 are named; game 4 (Hans reaches 30) opens from its point."""
+    data_dir = tmp_path / "handy"
+    sheet = stored(data_dir, "talonschnapsen")
+    score = find_ruleset(sheet.ruleset.id).score(sheet)
+    data = course(sheet, score)
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
+        page = open_page(browser, url)
+        row = page.get_by_role("button", name=re.compile(r"^Talonschnapsen · "))
+        row.first.wait_for(timeout=30_000)
+        row.first.click()
+        taps = Taps(page)
+        taps.tap("button", "Anzeigen", exact=False)
+        chart = page.locator("flt-semantics").filter(has=page.locator(":scope > span", has_text="Spielverlauf über")).last
+        chart.wait_for(timeout=15_000)
+        chart.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        text = body_text(page)
+        assert "Schneider bei 0" in text and "Ende Bummerl 3 (Hans Pichler: Schneider) mit Eintrag 11" in text
+        x = 4
+        page.mouse.click(*point_position(page, chart, x, len(data.points), data.series[2].values[x - 1], data.low, data.high))
+        line = next(ln for ln in score.lines if ln.entry == data.entry_at(x))
+        shown = wait_for_text(page, f"Punkt {x}: {line.entry}. Spiel")
+        assert all(f"{e.rule}: {e.text}" in shown for e in line.explanation)
+        screenshot(page, "verlauf-talonschnapsen.png")
+
+
 def test_doppelkopf_chart_names_the_pflichtsolo_games(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     data_dir = tmp_path / "handy"
     sheet = stored(data_dir, "doppelkopf-turnier")
