@@ -119,3 +119,15 @@ def test_empty_sheet_has_an_empty_course() -> None:
     chart = course(sheet)
     assert chart.points == () and all(s.values == () for s in chart.series)
     assert chart.bands  # the zone is drawn from the first game on
+
+
+def test_stages_follow_the_score_lines_one_to_one() -> None:
+    """``Ruleset.stages``: the Bummerl closed after each line of the score; ``None`` without Bummerl."""
+    from scoring import find_ruleset
+
+    watten = sheet_of(EXAMPLES / "watten-turnier.json")
+    stages = find_ruleset("watten-turnier").stages(watten)
+    assert len(stages) == len(find_ruleset("watten-turnier").score(watten).lines)
+    assert (stages[9], stages[10], stages[15], stages[-1]) == (1, 1, 2, 3)
+    schafkopf = sheet_of(EXAMPLES / "schafkopf-turnier.json")
+    assert set(find_ruleset("schafkopf-turnier").stages(schafkopf)) == {None}
