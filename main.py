@@ -9,6 +9,7 @@ Routes (each level is a view on the stack, so the back button and gesture work):
     /blatt/<id>/teilen         the sheet as PDF Tischliste, CSV or Tischblock JSON (share sheet or download)
     /sicherung                 every sheet as one backup file, and reading a backup or a sheet in
     /beitreten                 join the organizer's tournament (and leave it)
+    /statistik                 statistics across the sheets on this phone, with filters
 
 ``tischblock app`` (or ``./dev app``) serves it in the browser; ``flet build`` packages it. The store
 is ``SheetStore`` in the app's data directory (``FLET_APP_STORAGE_DATA`` when packaged, else
@@ -39,6 +40,8 @@ from screens.new_sheet_screen import NewSheetScreen
 from screens.sheet_screen import SheetScreen
 from screens.sheet_state import SheetState
 from screens.start_screen import StartScreen
+from screens.statistics_screen import StatisticsScreen
+from screens.statistics_state import StatisticsState
 from screens.tournament_state import TournamentState
 from storage import SheetStore
 
@@ -105,6 +108,7 @@ def StartRoute() -> ft.View:
         on_open=lambda sheet_id: go(f"/blatt/{sheet_id}"),
         on_new=lambda: go("/neu"),
         on_join=lambda: go("/beitreten"),
+        on_stats=lambda: go("/statistik"),
     )
 
 
@@ -179,6 +183,14 @@ def JoinRoute() -> ft.View:
     return JoinScreen(session.tournament, on_joined=lambda: go("/"))
 
 
+@ft.component
+def StatisticsRoute() -> ft.View:
+    session: Session = ft.use_context(SESSION)
+    state = ft.use_memo(lambda: StatisticsState(session.store), dependencies=[])
+    ft.use_effect(state.load, dependencies=[])
+    return StatisticsScreen(state, route="/statistik")
+
+
 ROUTES = [
     ft.Route(
         path="/",
@@ -187,6 +199,7 @@ ROUTES = [
             ft.Route(path="neu", component=NewSheetRoute),
             ft.Route(path="beitreten", component=JoinRoute),
             ft.Route(path="sicherung", component=BackupRoute),
+            ft.Route(path="statistik", component=StatisticsRoute),
             ft.Route(
                 path="blatt/:id",
                 component=SheetRoute,

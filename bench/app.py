@@ -10,6 +10,13 @@ and reset the entry panel's draft, which asks the ruleset what it may offer next
 ``docs/examples/``: a full Schafkopf Serie (32 games) and a 20-game Doppelkopf Runde at a
 5-player table, plus a Watten Durchgang. The baseline is the sheet's first game in the same run;
 the figure is the ratio last/first (target: at most 1.5x). This is a measurement, not a test.
+
+Then the statistics screen over ``--sheets`` (1000) stored sheets, the example sheets over and over,
+beside the time to just read those sheets (``SheetStore.all_stored``) in the same run: opening it
+from nothing (every sheet read and scored: ``StatisticsState.load`` after ``scored.forget``), and
+opening it as the app does, from the start screen, which has scored every sheet for its glance
+already (``AppState.refresh`` first; not timed). The figure is what the statistics add to the
+reading (target: under 50%).
 """
 
 from __future__ import annotations
@@ -20,14 +27,19 @@ import sys
 import tempfile
 import time
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring import Sheet
 from scoring.model import CLOSE, CORRECTION, VOID
+from screens import scored
+from screens.app_state import AppState
 from screens.sheet_state import SheetState
+from screens.statistics_state import StatisticsState
 from storage import SheetStore
+from storage.repository import StoredSheet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 SHEETS = {
@@ -59,10 +71,45 @@ def time_submit(store: SheetStore, blank: Sheet, games: list[tuple[str, dict[str
     return elapsed
 
 
+def fill(store: SheetStore, count: int) -> None:
+    """``count`` sheets in the store: the example sheets of every ruleset, each time with a new id."""
+    examples = [Sheet.from_json(path.read_bytes()) for path in sorted(EXAMPLES.glob("*.json")) if ".score." not in path.name]
+    for number in range(count):
+        sheet = examples[number % len(examples)].model_copy(update={"id": uuid.uuid4()})
+        now = datetime.now(UTC)
+        store.put(StoredSheet(sheet=sheet, created_at=now, updated_at=now, device="bench"))
+
+
+def time_statistics(store: SheetStore, samples: int) -> tuple[float, float, float]:
+    """Median seconds to read every sheet; to open the statistics from nothing (every sheet read and
+    scored); and to open them as the app does, after the start screen listed (and so scored) the sheets."""
+    load, cold, warm = [], [], []
+    for _ in range(samples):
+        start = time.perf_counter()
+        stored = store.all_stored()
+        load.append(time.perf_counter() - start)
+        scored.forget()
+        state = StatisticsState(store)
+        start = time.perf_counter()
+        state.load()
+        cold.append(time.perf_counter() - start)
+        assert state.result is not None and state.result.sheets == len(stored), state.result
+        scored.forget()
+        AppState(store).refresh()
+        state = StatisticsState(store)
+        start = time.perf_counter()
+        state.load()
+        warm.append(time.perf_counter() - start)
+        assert state.result is not None and state.result.sheets == len(stored), state.result
+    return statistics.median(load), statistics.median(cold), statistics.median(warm)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--only", nargs="*", default=list(SHEETS), help="ruleset ids to measure")
+    parser.add_argument("--sheets", type=int, default=1000, help="stored sheets for the statistics")
+    parser.add_argument("--statistics-samples", type=int, default=3)
     args = parser.parse_args()
     print(f"{'Blatt':<45} {'erstes Spiel':>13} {'letztes Spiel':>14} {'letztes/erstes':>15}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,6 +126,17 @@ def main() -> None:
                 last.append(time_submit(store, blank, games, len(games) - 1))
             f, l_ = statistics.median(first) * 1000, statistics.median(last) * 1000
             print(f"{title:<45} {f:>10.1f} ms {l_:>11.1f} ms {l_ / f:>14.2f}x")
+        if args.sheets:
+            many = SheetStore(Path(tmp) / "many", device="bench")
+            fill(many, args.sheets)
+            load, cold, warm = time_statistics(many, args.statistics_samples)
+            print()
+            print(f"{'Statistik über':<45} {'nur lesen':>13} {'Statistik':>14} {'Zuschlag':>15}")
+            for title, took in (
+                (f"{args.sheets} Blätter, aus dem Nichts", cold),
+                (f"{args.sheets} Blätter, nach der Startseite", warm),
+            ):
+                print(f"{title:<45} {load * 1000:>10.0f} ms {took * 1000:>11.0f} ms {(took - load) / load:>+14.0%}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -292,8 +292,17 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             ruleset=sheet.ruleset, lines=tuple(run.lines), totals=run.totals, status=status, result=self.result(run.state, ctx)
         )
 
-    def _replay(self, sheet: Sheet) -> _Replay[StateT, OptionsT]:
-        """Feed the effective log to the handlers: the state after it, the lines, the totals."""
+    def stages(self, sheet: Sheet) -> tuple[int | None, ...]:
+        """For each line of ``score(sheet)``: ``stage`` of the state after it (the course chart's
+        Bummerl boundaries). Raises ``RuleViolation`` as ``score`` does."""
+        stages: list[int | None] = []
+        self._replay(sheet, observe=lambda state: stages.append(self.stage(state)))
+        return tuple(stages)
+
+    def _replay(self, sheet: Sheet, observe: Callable[[StateT], object] | None = None) -> _Replay[StateT, OptionsT]:
+        """Feed the effective log to the handlers: the state after it, the lines, the totals.
+
+        ``observe`` is shown the state after each entry (see ``stages``)."""
         self._check_ref(sheet)
         if len(sheet.entries) > MAX_ENTRIES:
             raise RuleViolation("Blatt voll", f"Ein Blatt hat höchstens {MAX_ENTRIES} Einträge", entry=MAX_ENTRIES + 1)
@@ -312,6 +321,8 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
         )
         for eff in effective_entries(sheet.entries):
             self._step(run, sheet, eff)
+            if observe is not None:
+                observe(run.state)
         return run
 
     def _step(self, run: _Replay[StateT, OptionsT], sheet: Sheet, eff: EffectiveEntry) -> None:
@@ -419,6 +430,11 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
         Rulesets whose result holds more than their status says (Bummerl scores, Tischpunkte,
         Reuegeld) override this."""
         return ()
+
+    def stage(self, state: StateT) -> int | None:
+        """How many parts of the sheet that restart the count (Bummerl) ``state`` has closed;
+        ``None`` where the rules have no such parts. Rulesets with Bummerl override this."""
+        return None
 
     def option_choices(self) -> dict[str, dict[str, str]]:
         """For options that take a set of keys: the keys a player may choose, with their German names."""

@@ -367,6 +367,16 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             return {s: max(0, target - state.points[s]) for s in state.sides}
         return dict(state.points)
 
+    @staticmethod
+    def stand_lines(options: SchnapsenOptions) -> tuple[int, int]:
+        """Where the written stand ends a Bummerl and where a side is Schneider (Allgemeine Regeln):
+        ``target`` and 0, or with ``countdown`` 0 and ``target`` (what a side still needs)."""
+        return (0, options.target) if options.countdown else (options.target, 0)
+
+    def stage(self, state: _State) -> int:
+        """Bummerl closed so far."""
+        return len(state.history)
+
     def stand_text(self, stand: dict[str, int], state: _State) -> str:
         return ":".join(str(stand[s]) for s in state.sides)
 

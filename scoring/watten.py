@@ -179,9 +179,19 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         if self._finished(state, ctx):
             raise RuleViolation(R1, f"Der Durchgang ist mit {ctx.options.bummerl_count} Bummerl beendet")
 
+    @staticmethod
+    def gspannt_zone(options: WattenOptions) -> tuple[int, int]:
+        """Regel 8: the points at which a team is gspannt, lowest and highest (13 and 14 of 15)."""
+        return options.target - 2, options.target - 1
+
     def gspannt(self, state: _State, team: str, options: WattenOptions) -> bool:
         """Regel 8: gspannt with 13 or 14 points (``target - 2`` or ``target - 1``)."""
-        return options.target - 2 <= state.stand[team] < options.target
+        low, high = self.gspannt_zone(options)
+        return low <= state.stand[team] <= high
+
+    def stage(self, state: _State) -> int:
+        """Bummerl closed so far (Regel 1)."""
+        return len(state.bummerl)
 
     def _team(self, ctx: Context[WattenOptions], team: str, what: str) -> str:
         return ctx.require_participant(team, "Teilnehmer", what)

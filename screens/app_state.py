@@ -6,16 +6,14 @@ dataclass around them, never the pydantic model itself (that would skip its vali
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 
 import flet as ft
 
-from scoring import RuleViolation, find_ruleset
+from scoring import find_ruleset
 from storage import SheetInfo, SheetStore, StorageError
 
-_GLANCE: dict[tuple[uuid.UUID, int], str] = {}
-"""The score at a glance per (sheet, revision): a sheet is scored once per revision, not per listing."""
+from .scored import scored
 
 
 @dataclass(frozen=True)
@@ -48,15 +46,7 @@ def where(info: SheetInfo) -> str:
 
 def glance(store: SheetStore, info: SheetInfo) -> str:
     """The score at a glance: the ruleset's first status line (Bummerl and stand, games left, ...)."""
-    key = (info.id, info.revision)
-    if key not in _GLANCE:
-        try:
-            sheet = store.open(info.id)
-            status = find_ruleset(sheet.ruleset.id).score(sheet).status
-            _GLANCE[key] = " · ".join(status.messages[:2])
-        except (StorageError, RuleViolation, ValueError) as error:
-            _GLANCE[key] = f"nicht lesbar: {error}"
-    return _GLANCE[key]
+    return scored(store, info).glance
 
 
 @ft.observable

@@ -9,6 +9,7 @@ from typing import Any
 
 import flet as ft
 
+from .course_chart import CourseChart
 from .drafts import find_family
 from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
@@ -234,6 +235,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         controls=[
             ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=panel),
+            CourseChart(state),
             ft.Divider(),
             *lines,
         ],

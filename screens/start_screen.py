@@ -59,7 +59,12 @@ def _tournament(tournament: TournamentState, on_join: Callable[[], None]) -> ft.
 
 @ft.component
 def StartScreen(
-    state: AppState, tournament: TournamentState, on_open: Callable[[str], None], on_new: Callable[[], None], on_join: Callable[[], None]
+    state: AppState,
+    tournament: TournamentState,
+    on_open: Callable[[str], None],
+    on_new: Callable[[], None],
+    on_join: Callable[[], None],
+    on_stats: Callable[[], None] | None = None,
 ) -> ft.View:
     controls: list[ft.BaseControl] = [
         ft.Button(
@@ -85,11 +90,13 @@ def StartScreen(
                 size=15,
             )
         )
+    stats = [] if on_stats is None else [ft.TextButton("Statistik", icon=ft.Icons.INSIGHTS, height=48, on_click=lambda _: on_stats())]
     return ft.View(
         route="/",
         appbar=ft.AppBar(
             title=ft.Text("Tischblock"),
             actions=[
+                *stats,
                 ft.Semantics(
                     label="Sicherung",
                     button=True,
@@ -99,7 +106,7 @@ def StartScreen(
                         tooltip="Sicherung",
                         on_click=lambda _: ft.context.page.navigate("/sicherung"),
                     ),
-                )
+                ),
             ],
         ),
         scroll=ft.ScrollMode.AUTO,
