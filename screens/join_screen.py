@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from .looks import scaling
 from .tournament_state import TournamentState
 
 
@@ -21,6 +22,7 @@ def _field(state: TournamentState, name: str, label: str, value: str, *, number:
     )
 
 
+@scaling
 @ft.component
 def JoinScreen(state: TournamentState, on_joined: Callable[[], None]) -> ft.View:
     def join(_: ft.Event[ft.Button]) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .form_state import FORM, NewSheetForm, OptionField
+from .looks import LOOKS, scaling, text_scale
 
 
 def _field(
@@ -22,6 +23,7 @@ def _field(
     *,
     number: bool = False,
     expand: bool | int | None = None,
+    offers: bool = False,
 ) -> ft.TextField:
     return ft.TextField(
         label=label,
@@ -29,9 +31,39 @@ def _field(
         error=form.errors.get(key),
         keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
         on_change=lambda e: on_change(e.control.value),
+        on_focus=(lambda _: form.start_typing(key)) if offers else None,
         expand=expand,
         text_size=17,
     )
+
+
+def _offers(form: NewSheetForm, keys: list[str]) -> list[ft.Control]:
+    """Names used before that fit what is typed, under the name field the player is typing in."""
+    key = form.typing
+    if key not in keys:
+        return []
+    names = form.offers(key)
+    if not names:
+        return []
+    return [
+        ft.Row(
+            wrap=True,
+            spacing=6,
+            controls=[
+                ft.Semantics(
+                    label=f"Vorschlag {name}",
+                    button=True,
+                    exclude_semantics=True,
+                    content=ft.Chip(
+                        label=ft.Text(name),
+                        leading=ft.Icon(ft.Icons.HISTORY, size=18),
+                        on_click=lambda _, n=name: form.take_offer(key, n),
+                    ),
+                )
+                for name in names
+            ],
+        )
+    ]
 
 
 def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:
@@ -65,14 +97,23 @@ def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:
     return _field(form, spec.label, key, str(value or ""), lambda v: form.set_option(spec.name, v), number=True)
 
 
-def _participant(form: NewSheetForm, index: int) -> ft.Control:
+def _line(narrow: bool, controls: list[ft.Control]) -> ft.Control:
+    """Fields side by side; one under the other when the text is large (they would not fit the width)."""
+    if narrow:
+        for control in controls:
+            control.expand = None
+        return ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls)
+    return ft.Row(spacing=8, controls=controls)
+
+
+def _participant(form: NewSheetForm, index: int, narrow: bool = False) -> ft.Control:
     label = form.participant_label(index)
     name_label = f"{label}: Name"
     controls: list[ft.Control] = [
-        ft.Row(
-            spacing=8,
-            controls=[
-                _field(form, name_label, f"name.{index}", form.names[index], lambda v: form.set_name(index, v), expand=3),
+        _line(
+            narrow,
+            [
+                _field(form, name_label, f"name.{index}", form.names[index], lambda v: form.set_name(index, v), expand=3, offers=True),
                 _field(
                     form,
                     f"{label}: Startnr.",
@@ -87,9 +128,9 @@ def _participant(form: NewSheetForm, index: int) -> ft.Control:
     ]
     if form.team_size:
         controls.append(
-            ft.Row(
-                spacing=8,
-                controls=[
+            _line(
+                narrow,
+                [
                     _field(
                         form,
                         f"{label}, Spieler {m + 1}",
@@ -97,14 +138,17 @@ def _participant(form: NewSheetForm, index: int) -> ft.Control:
                         form.members[index][m],
                         functools.partial(form.set_member, index, m),
                         expand=True,
+                        offers=True,
                     )
                     for m in range(form.team_size)
                 ],
             )
         )
+    controls.extend(_offers(form, [f"name.{index}", *(f"member.{index}.{m}" for m in range(form.team_size))]))
     return ft.Column(spacing=6, controls=controls)
 
 
+@scaling
 @ft.component
 def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.View:
     def create(_: ft.Event[ft.Button]) -> None:
@@ -130,8 +174,10 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
             )
         )
     controls.append(ft.Text(who, size=16, weight=ft.FontWeight.W_600))
-    if form.suggestions:
-        controls.append(
+    # Names used before: all of them until the player types in a name field, then only those that fit,
+    # under that field. The slot stays (empty), so the fields below keep their place and their focus.
+    recent: list[ft.Control] = (
+        [
             ft.Row(
                 wrap=True,
                 spacing=6,
@@ -140,8 +186,13 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
                     *[ft.Chip(label=ft.Text(name), on_click=lambda _, n=name: form.fill_next(n)) for name in form.suggestions],
                 ],
             )
-        )
-    controls.extend(_participant(form, i) for i in range(form.count))
+        ]
+        if form.suggestions and form.typing is None
+        else []
+    )
+    controls.append(ft.Column(spacing=0, controls=recent))
+    narrow = text_scale(ft.use_context(LOOKS)) > 1.1
+    controls.extend(_participant(form, i, narrow) for i in range(form.count))
     if FORM in form.errors:
         controls.append(ft.Text(form.errors[FORM], color=ft.Colors.ERROR, size=15))
     controls.append(
@@ -200,7 +251,7 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
     controls.append(
         ft.ExpansionTile(
             title=ft.Text("Hausregeln", size=16, weight=ft.FontWeight.W_600),
-            subtitle=ft.Text("Voreingestellt wie im Regelwerk", size=13),
+            subtitle=ft.Text(form.house_rules_note, size=13),
             expanded=any(key.startswith("option.") for key in form.errors),
             controls=[
                 ft.Container(

@@ -10,6 +10,7 @@ from typing import Any
 import flet as ft
 
 from .drafts import find_family
+from .looks import scaling
 from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
@@ -154,6 +155,7 @@ def _sync(state: SheetState, tournament: TournamentState) -> ft.Control | None:
     return ft.Row(controls=controls, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
+@scaling
 @ft.component
 def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callable[[], None], route: str) -> ft.View:
     if state.sheet is None:

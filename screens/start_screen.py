@@ -7,6 +7,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .app_state import AppState, SheetRow
+from .looks import scaling
 from .tournament_state import TournamentState
 
 
@@ -57,9 +58,25 @@ def _tournament(tournament: TournamentState, on_join: Callable[[], None]) -> ft.
     )
 
 
+def _action(icon: ft.IconData, label: str, on_click: Callable[[], None]) -> ft.Control:
+    return ft.Semantics(
+        label=label,
+        button=True,
+        exclude_semantics=True,
+        content=ft.IconButton(icon=icon, tooltip=label, icon_size=26, on_click=lambda _: on_click()),
+    )
+
+
+@scaling
 @ft.component
 def StartScreen(
-    state: AppState, tournament: TournamentState, on_open: Callable[[str], None], on_new: Callable[[], None], on_join: Callable[[], None]
+    state: AppState,
+    tournament: TournamentState,
+    on_open: Callable[[str], None],
+    on_new: Callable[[], None],
+    on_join: Callable[[], None],
+    on_settings: Callable[[], None] = lambda: None,
+    on_help: Callable[[], None] = lambda: None,
 ) -> ft.View:
     controls: list[ft.BaseControl] = [
         ft.Button(
@@ -87,7 +104,10 @@ def StartScreen(
         )
     return ft.View(
         route="/",
-        appbar=ft.AppBar(title=ft.Text("Tischblock")),
+        appbar=ft.AppBar(
+            title=ft.Text("Tischblock"),
+            actions=[_action(ft.Icons.HELP_OUTLINE, "Hilfe", on_help), _action(ft.Icons.SETTINGS, "Einstellungen", on_settings)],
+        ),
         scroll=ft.ScrollMode.AUTO,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         padding=12,
