@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar, cast
 
@@ -56,12 +57,33 @@ def _text_style(style: ft.TextStyle | None, base: float, factor: float) -> ft.Te
     return dataclasses.replace(style, size=size * factor) if style is not None else ft.TextStyle(size=size * factor)
 
 
+_HOLDS_CONTROLS = re.compile(r"(?<![A-Za-z_])(Base)?Control(?![A-Za-z_])")
+_KNOWN = ("content", "controls", "title", "subtitle", "leading", "trailing", "label", "actions")
+_SKIP = ("parent", "page", "data", "key", "ref", "appbar")
+"""The app bar keeps its size: its title is big already and would be cut off."""
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a control class that can hold controls (looked up once per class: getattr on
+    all ~80 fields of every control made scaling a long sheet take a quarter of a second)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(
+            item.name
+            for item in dataclasses.fields(cls)
+            if not item.name.startswith("_")
+            and item.name not in _SKIP
+            and (item.name in _KNOWN or _HOLDS_CONTROLS.search(str(item.type)) is not None)
+        )
+    return _FIELDS[cls]
+
+
 def _children(control: Any) -> list[Any]:
     found: list[Any] = []
-    for item in dataclasses.fields(control):
-        if item.name.startswith("_") or item.name in ("parent", "page", "data", "key", "ref", "appbar"):
-            continue
-        value = getattr(control, item.name, None)
+    for name in _child_fields(type(control)):
+        value = getattr(control, name, None)
         if isinstance(value, ft.BaseControl):
             found.append(value)
         elif isinstance(value, list):

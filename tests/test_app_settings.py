@@ -161,6 +161,18 @@ def test_text_size_scales_texts_fields_and_buttons_once() -> None:
     assert text.size == pytest.approx(28) and field.text_size == pytest.approx(23.8)
     assert button.height == pytest.approx(78.4) and button.style is not None and button.style.text_style is not None
     assert column.controls[2].size == pytest.approx(14 * 1.4)
+    deep = ft.Text("Stand", size=15)
+    chip = ft.Text("Die Sautreiber")
+    tile = ft.ExpansionTile(
+        title=ft.Text("Hausregeln", size=16), controls=[ft.Card(content=ft.Semantics(content=ft.Container(content=deep)))]
+    )
+    view = ft.View(
+        appbar=ft.AppBar(title=ft.Text("Tischblock")), controls=[tile, ft.Chip(label=chip), ft.Radio(value="1", label="Groß")]
+    )
+    scale(view, 1.2)
+    assert deep.size == pytest.approx(18) and chip.size == pytest.approx(14 * 1.2)
+    assert view.controls[2].label_style.size == pytest.approx(14 * 1.2)
+    assert view.appbar.title.size is None  # the app bar keeps the theme's size
 
 
 def test_the_guide_shows_offline_in_chapters() -> None:
