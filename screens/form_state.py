@@ -109,7 +109,8 @@ class NewSheetForm:
     """Prefill the house rules most often played with the ruleset on this phone (settings)."""
     house_rules_note: str = "Voreingestellt wie im Regelwerk"
     typing: str | None = None
-    """The key of the name field the player is typing in (``name.0``, ``member.1.0``): its offers show under it."""
+    """The key of the name field the player typed in last (``name.0``, ``member.1.0``): its offers show
+    under it. Set as the player types, not on focus: a focus that re-renders the form can lose the field's focus."""
 
     def __post_init__(self) -> None:
         self.recent = self._recent_names()
@@ -232,9 +233,6 @@ class NewSheetForm:
         if own and " ".join(value.split()).casefold() == own:
             self.writer = index
 
-    def start_typing(self, key: str) -> None:
-        self.typing = key
-
     def take_offer(self, key: str, name: str) -> None:
         """A tapped offer goes into the field the player is typing in."""
         parts = key.split(".")
@@ -246,6 +244,7 @@ class NewSheetForm:
     def set_name(self, index: int, value: str) -> None:
         self.names[index] = value
         self.errors.pop(f"name.{index}", None)
+        self.typing = f"name.{index}"
         self._mine(index, value)
 
     def set_start_number(self, index: int, value: str) -> None:
@@ -257,6 +256,7 @@ class NewSheetForm:
         team[member] = value
         self.members[index] = team
         self.errors.pop(f"member.{index}.{member}", None)
+        self.typing = f"member.{index}.{member}"
         self._mine(index, value)
 
     def set_option(self, name: str, value: Any) -> None:

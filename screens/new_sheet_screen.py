@@ -23,7 +23,6 @@ def _field(
     *,
     number: bool = False,
     expand: bool | int | None = None,
-    offers: bool = False,
 ) -> ft.TextField:
     return ft.TextField(
         label=label,
@@ -31,7 +30,6 @@ def _field(
         error=form.errors.get(key),
         keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
         on_change=lambda e: on_change(e.control.value),
-        on_focus=(lambda _: form.start_typing(key)) if offers else None,
         expand=expand,
         text_size=17,
     )
@@ -113,7 +111,7 @@ def _participant(form: NewSheetForm, index: int, narrow: bool = False) -> ft.Con
         _line(
             narrow,
             [
-                _field(form, name_label, f"name.{index}", form.names[index], lambda v: form.set_name(index, v), expand=3, offers=True),
+                _field(form, name_label, f"name.{index}", form.names[index], lambda v: form.set_name(index, v), expand=3),
                 _field(
                     form,
                     f"{label}: Startnr.",
@@ -138,7 +136,6 @@ def _participant(form: NewSheetForm, index: int, narrow: bool = False) -> ft.Con
                         form.members[index][m],
                         functools.partial(form.set_member, index, m),
                         expand=True,
-                        offers=True,
                     )
                     for m in range(form.team_size)
                 ],
@@ -174,8 +171,9 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
             )
         )
     controls.append(ft.Text(who, size=16, weight=ft.FontWeight.W_600))
-    # Names used before: all of them until the player types in a name field, then only those that fit,
-    # under that field. The slot stays (empty), so the fields below keep their place and their focus.
+    # Names used before: tapped, one goes into the next empty field. Those that fit what is typed show
+    # under the field being typed in. The slot stays (empty when all are used), so the fields below keep
+    # their place while the player types.
     recent: list[ft.Control] = (
         [
             ft.Row(
@@ -187,7 +185,7 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
                 ],
             )
         ]
-        if form.suggestions and form.typing is None
+        if form.suggestions
         else []
     )
     controls.append(ft.Column(spacing=0, controls=recent))

@@ -119,13 +119,12 @@ def test_the_form_offers_names_under_the_field_being_typed_in(store: SheetStore)
     new_sheet(store, "schafkopf-turnier", ["Toni", "Sepp", "Vroni", "Die Sautreiber"])
     form = NewSheetForm(store)
     form.choose("watten-turnier")
-    form.start_typing("name.0")
     form.set_name(0, "sa")
     assert form.offers("name.0") == ["Die Sautreiber"]
     form.take_offer("name.0", "Die Sautreiber")
     assert form.names[0] == "Die Sautreiber"
-    form.start_typing("member.1.0")
-    assert "Die Sautreiber" not in form.offers("member.1.0")
+    form.set_member(1, 0, "")
+    assert form.typing == "member.1.0" and "Die Sautreiber" not in form.offers("member.1.0")
     form.take_offer("member.1.0", "Toni")
     assert form.members[1][0] == "Toni"
 
