@@ -31,6 +31,7 @@ import flet as ft
 from screens.app_state import AppState
 from screens.close_screen import CloseScreen
 from screens.form_state import NewSheetForm
+from screens.habits import names_used
 from screens.help_screen import HelpScreen
 from screens.join_screen import JoinScreen
 from screens.looks import LOOKS, dark_theme, light_theme
@@ -41,7 +42,7 @@ from screens.sheet_screen import SheetScreen
 from screens.sheet_state import SheetState
 from screens.start_screen import StartScreen
 from screens.tournament_state import TournamentState
-from storage import SheetStore
+from storage import SheetStore, StorageError
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 """App icon and favicon; found wherever the app is started from."""
@@ -75,6 +76,13 @@ class Session:
             self.tournament.target = self.tournament.target or own.last_host
         if own.own_name:
             self.tournament.device_name = own.own_name
+
+    def names(self) -> list[str]:
+        """The names on this phone's sheets, most used first (offered as the player types)."""
+        try:
+            return names_used(info.participants for info in self.store.list_sheets())
+        except StorageError:
+            return []
 
     def joined(self) -> None:
         """After joining: the host is offered again next time."""
@@ -209,7 +217,8 @@ def JoinRoute() -> ft.View:
         session.joined()
         go("/")
 
-    return JoinScreen(session.tournament, on_joined=joined)
+    names = ft.use_memo(session.names, dependencies=[])
+    return JoinScreen(session.tournament, on_joined=joined, names=names)
 
 
 @ft.component

@@ -214,6 +214,17 @@ def test_names_offered_as_you_type_the_own_name_writes_and_signs(browser: Any, t
         wait_for_text(page, "abgeschlossen", 15_000)
         closing = store.open(newest.id).entries[-1]
         assert closing.kind == "close" and A in json.dumps(closing.data, ensure_ascii=False)
+
+        # Joining a tournament: the team's name is offered as typed (the own name names the phone: see
+        # the picture; Flutter leaves an unfocused field's hidden input empty, so it is not read here).
+        visit(page, f"{url}beitreten")
+        wait_for_text(page, "Beitrittszeile", 30_000)
+        taps.type("Mannschaft oder Platz", "wö")
+        page.get_by_role("button", name=f"Vorschlag {B}").wait_for(timeout=10_000)
+        screenshot(page, "beitreten-vorschlag.png")
+        taps.tap("button", f"Vorschlag {B}")
+        # Taken: the field holds the whole name now, so nothing is left to offer.
+        page.get_by_role("button", name=f"Vorschlag {B}").wait_for(state="detached", timeout=10_000)
         page.close()
 
 

@@ -86,6 +86,12 @@ def test_the_own_name_and_the_host_last_joined_prefill_the_forms(store: SheetSto
     assert form.writer == 1  # the player's own team writes the sheet
 
 
+def test_the_join_screen_offers_the_names_used_on_this_phone(store: SheetStore) -> None:
+    new_sheet(store, "watten-turnier", ["Die Sautreiber", "Kartlbrüder"])
+    new_sheet(store, "watten-turnier", ["Die Sautreiber", "Stammtisch Söll"])
+    assert Session(store).names() == ["Die Sautreiber", "Stammtisch Söll", "Kartlbrüder"]
+
+
 def test_the_screen_stays_on_while_a_sheet_is_open(store: SheetStore) -> None:
     session = Session(store)
     assert session.awake is None
