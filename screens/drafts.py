@@ -68,9 +68,10 @@ def family(*rulesets: str, draft: Callable[[], EntryDraft]) -> Callable[[Callabl
     """Decorator on a panel component: register it and its draft class for ``rulesets``."""
 
     def register(panel: Callable[..., Any]) -> Callable[..., Any]:
-        from .looks import scaling  # the panel's texts follow the player's text size
+        from .looks import scaling
 
-        entry = Family(rulesets=rulesets, draft=draft, panel=scaling(panel))
+        panel = scaling(panel)  # the panel's texts follow the player's text size
+        entry = Family(rulesets=rulesets, draft=draft, panel=panel)
         for ruleset_id in rulesets:
             _FAMILIES[ruleset_id] = entry
         return panel
