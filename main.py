@@ -10,6 +10,8 @@ Routes (each level is a view on the stack, so the back button and gesture work):
     /sicherung                 every sheet as one backup file, and reading a backup or a sheet in
     /beitreten                 join the organizer's tournament (and leave it)
     /statistik                 statistics across the sheets on this phone, with filters
+    /einstellungen             theme, text size, house rules for new sheets, own name
+    /hilfe                     the user guide (docs/anleitung.md)
 
 ``tischblock app`` (or ``./dev app``) serves it in the browser; ``flet build`` packages it. The store
 is ``SheetStore`` in the app's data directory (``FLET_APP_STORAGE_DATA`` when packaged, else
@@ -35,15 +37,20 @@ from screens.close_screen import CloseScreen
 from screens.export_screen import ExportScreen
 from screens.export_state import ExportState
 from screens.form_state import NewSheetForm
+from screens.habits import names_used
+from screens.help_screen import HelpScreen
 from screens.join_screen import JoinScreen
+from screens.looks import LOOKS, dark_theme, light_theme
 from screens.new_sheet_screen import NewSheetScreen
+from screens.settings_screen import SettingsScreen
+from screens.settings_state import SettingsState
 from screens.sheet_screen import SheetScreen
 from screens.sheet_state import SheetState
 from screens.start_screen import StartScreen
 from screens.statistics_screen import StatisticsScreen
 from screens.statistics_state import StatisticsState
 from screens.tournament_state import TournamentState
-from storage import SheetStore
+from storage import SheetStore, StorageError
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 """App icon and favicon; found wherever the app is started from."""
@@ -57,16 +64,59 @@ def store() -> SheetStore:
 
 @dataclass
 class Session:
-    """One window's state: the sheet list, the form, and the sheets opened in it."""
+    """One window's state: the sheet list, the form, the settings, and the sheets opened in it."""
 
     store: SheetStore
     app: AppState = field(init=False)
     tournament: TournamentState = field(init=False)
+    settings: SettingsState = field(init=False)
     sheets: dict[str, SheetState] = field(default_factory=dict)
+    awake: str | None = None
+    """The sheet for which the screen is kept on (``ft.Wakelock``), ``None`` when no sheet is open."""
+    wakelock: ft.Wakelock | None = None
 
     def __post_init__(self) -> None:
         self.app = AppState(self.store)
+        self.settings = SettingsState(self.store)
         self.tournament = TournamentState(self.store)
+        own = self.settings.settings
+        if not self.tournament.joined:
+            self.tournament.target = self.tournament.target or own.last_host
+        if own.own_name:
+            self.tournament.device_name = own.own_name
+
+    def names(self) -> list[str]:
+        """The names on this phone's sheets, most used first (offered as the player types)."""
+        try:
+            return names_used(info.participants for info in self.store.list_sheets())
+        except StorageError:
+            return []
+
+    def joined(self) -> None:
+        """After joining: the host is offered again next time."""
+        self.settings.remember_host(self.tournament.target)
+
+    def keep_awake(self, sheet_id: str) -> Callable[[], None]:
+        """Keep the screen on while the sheet is open (Wakelock; the Screen Wake Lock API in a browser);
+        return what lets it sleep again when the sheet is left."""
+        self.awake = sheet_id
+        self._wake(True)
+
+        def release() -> None:
+            if self.awake == sheet_id:
+                self.awake = None
+                self._wake(False)
+
+        return release
+
+    def _wake(self, on: bool) -> None:
+        lock = self.wakelock
+        if lock is None:
+            return
+        try:
+            ft.context.page.run_task(lock.enable if on else lock.disable)
+        except RuntimeError:  # the window is gone: its screen sleeps anyway
+            pass
 
     def saved(self, sheet_id: str, closed: bool) -> None:
         """A signed sheet of the joined tournament goes to the organizer, and so do its later corrections."""
@@ -78,7 +128,8 @@ class Session:
     def form(self) -> NewSheetForm:
         creds = self.tournament.credentials
         joined = (creds.tournament_id, creds.tournament_name, creds.table) if creds is not None else None
-        return NewSheetForm(self.store, joined=joined)
+        own = self.settings.settings
+        return NewSheetForm(self.store, joined=joined, own_name=own.own_name, usual_house_rules=own.house_rules == "meist")
 
     def sheet(self, sheet_id: str) -> SheetState:
         """The open sheet's state, read from the store on first opening (and kept for this window)."""
@@ -109,6 +160,9 @@ def StartRoute() -> ft.View:
         on_new=lambda: go("/neu"),
         on_join=lambda: go("/beitreten"),
         on_stats=lambda: go("/statistik"),
+        on_backup=lambda: go("/sicherung"),
+        on_settings=lambda: go("/einstellungen"),
+        on_help=lambda: go("/hilfe"),
     )
 
 
@@ -149,6 +203,7 @@ def SheetRoute() -> ft.View:
     sheet_id = ft.use_route_params()["id"]
     state = session.sheet(sheet_id)
     ft.use_effect(following(state, session.tournament), dependencies=[sheet_id])
+    ft.use_effect(lambda: session.keep_awake(sheet_id), dependencies=[sheet_id])
     return SheetScreen(
         state, session.tournament, on_close=lambda: go(f"/blatt/{sheet_id}/abschluss"), route=f"/blatt/{sheet_id}"
     )
@@ -159,7 +214,9 @@ def CloseRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
     sheet_id = ft.use_route_params()["id"]
     state = session.sheet(sheet_id)
-    return CloseScreen(state, on_done=lambda: go(f"/blatt/{sheet_id}"), route=f"/blatt/{sheet_id}/abschluss")
+    return CloseScreen(
+        state, on_done=lambda: go(f"/blatt/{sheet_id}"), route=f"/blatt/{sheet_id}/abschluss", signer=session.settings.settings.own_name
+    )
 
 
 @ft.component
@@ -180,7 +237,24 @@ def BackupRoute() -> ft.View:
 @ft.component
 def JoinRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
-    return JoinScreen(session.tournament, on_joined=lambda: go("/"))
+
+    def joined() -> None:
+        session.joined()
+        go("/")
+
+    names = ft.use_memo(session.names, dependencies=[])
+    return JoinScreen(session.tournament, on_joined=joined, names=names)
+
+
+@ft.component
+def SettingsRoute() -> ft.View:
+    session: Session = ft.use_context(SESSION)
+    return SettingsScreen(session.settings)
+
+
+@ft.component
+def HelpRoute() -> ft.View:
+    return HelpScreen()
 
 
 @ft.component
@@ -200,6 +274,8 @@ ROUTES = [
             ft.Route(path="beitreten", component=JoinRoute),
             ft.Route(path="sicherung", component=BackupRoute),
             ft.Route(path="statistik", component=StatisticsRoute),
+            ft.Route(path="einstellungen", component=SettingsRoute),
+            ft.Route(path="hilfe", component=HelpRoute),
             ft.Route(
                 path="blatt/:id",
                 component=SheetRoute,
@@ -212,14 +288,25 @@ ROUTES = [
 
 @ft.component
 def App() -> Any:
-    session = ft.use_memo(lambda: Session(store()), dependencies=[])
-    return SESSION(session, lambda: ft.Router(ROUTES, manage_views=True))
+    session = ft.use_memo(lambda: Session(store(), wakelock=ft.Wakelock()), dependencies=[])
+    settings, _ = ft.use_state(session.settings)
+    mode = settings.theme_mode
+
+    def apply_theme() -> None:
+        page = ft.context.page
+        if page.theme_mode != mode:
+            page.theme_mode = mode
+            page.update()
+
+    ft.use_effect(apply_theme, dependencies=[mode])
+    return SESSION(session, lambda: LOOKS(session.settings, lambda: ft.Router(ROUTES, manage_views=True)))
 
 
 def main(page: ft.Page) -> None:
     page.title = "Tischblock"
-    page.theme_mode = ft.ThemeMode.LIGHT
-    page.theme = ft.Theme(color_scheme_seed=ft.Colors.GREEN_800)
+    page.theme_mode = ft.ThemeMode.SYSTEM
+    page.theme = light_theme()
+    page.dark_theme = dark_theme()
     page.render_views(App)
 
 

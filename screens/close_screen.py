@@ -7,12 +7,15 @@ from collections.abc import Callable
 
 import flet as ft
 
+from .looks import scaling
 from .sheet_state import SheetState
 
 
+@scaling
 @ft.component
-def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str) -> ft.View:
-    signer, set_signer = ft.use_state("")
+def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str, signer: str = "") -> ft.View:
+    """``signer``: the player's own name from the settings, prefilled as the signature."""
+    signer, set_signer = ft.use_state(signer)
     note, set_note = ft.use_state("")
 
     def sign(_: ft.Event[ft.Button]) -> None:

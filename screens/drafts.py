@@ -68,6 +68,9 @@ def family(*rulesets: str, draft: Callable[[], EntryDraft]) -> Callable[[Callabl
     """Decorator on a panel component: register it and its draft class for ``rulesets``."""
 
     def register(panel: Callable[..., Any]) -> Callable[..., Any]:
+        from .looks import scaling
+
+        panel = scaling(panel)  # the panel's texts follow the player's text size
         entry = Family(rulesets=rulesets, draft=draft, panel=panel)
         for ruleset_id in rulesets:
             _FAMILIES[ruleset_id] = entry

@@ -16,8 +16,10 @@ from typing import Any
 import flet as ft
 from pydantic.fields import FieldInfo
 
-from scoring import Participant, RuleViolation, SheetContext, all_rulesets, explain, find_ruleset
+from scoring import Participant, RuleViolation, Sheet, SheetContext, all_rulesets, explain, find_ruleset
 from storage import SheetStore, StorageError
+
+from .habits import names_used, suggest, usual_options
 
 NAME_LIMIT = 80
 TEXT_LIMIT = 80
@@ -101,11 +103,19 @@ class NewSheetForm:
     joined: tuple[str, str, int] | None = None
     """The tournament this phone joined (id, name, table), if any: a new sheet belongs to it by default."""
     for_tournament: bool = True
+    own_name: str = ""
+    """The player's own name (settings): the team or player of that name is the one this phone writes for."""
+    usual_house_rules: bool = False
+    """Prefill the house rules most often played with the ruleset on this phone (settings)."""
+    house_rules_note: str = "Voreingestellt wie im Regelwerk"
+    typing: str | None = None
+    """The key of the name field the player typed in last (``name.0``, ``member.1.0``): its offers show
+    under it. Set as the player types, not on focus: a focus that re-renders the form can lose the field's focus."""
 
     def __post_init__(self) -> None:
+        self.recent = self._recent_names()
         if not self.ruleset_id:
             self.choose(all_rulesets()[-1].id if all_rulesets() else "")
-        self.recent = self._recent_names()
 
     # -- what the form shows --------------------------------------------------------------------
     @property
@@ -143,16 +153,46 @@ class NewSheetForm:
         return option_fields(self.ruleset_id)
 
     def _recent_names(self) -> list[str]:
-        """Names used on this phone before (newest sheet first), offered again."""
-        seen: dict[str, None] = {}
+        """Names used on this phone before, most used first, offered again."""
         try:
             infos = self.store.list_sheets()
         except StorageError:
             return []
+        return names_used(info.participants for info in infos)[:200]
+
+    def _usual_sheets(self, ruleset_id: str, limit: int = 100) -> list[Sheet]:
+        """The newest sheets of the ruleset on this phone (unreadable ones skipped)."""
+        try:
+            infos = [i for i in self.store.list_sheets() if i.ruleset == ruleset_id][:limit]
+        except StorageError:
+            return []
+        sheets = []
         for info in infos:
-            for name in info.participants:
-                seen.setdefault(name, None)
-        return list(seen)[:24]
+            try:
+                sheets.append(self.store.open(info.id))
+            except StorageError:
+                continue
+        return sheets
+
+    def field_value(self, key: str) -> str:
+        """What is typed in the name field ``key`` (``name.<i>`` or ``member.<i>.<m>``)."""
+        parts = key.split(".")
+        try:
+            if parts[0] == "name":
+                return self.names[int(parts[1])]
+            if parts[0] == "member":
+                return self.members[int(parts[1])][int(parts[2])]
+        except (IndexError, ValueError):
+            pass
+        return ""
+
+    def offers(self, key: str) -> list[str]:
+        """The names used before that fit what is typed in the field ``key``, none typed elsewhere already."""
+        typed = self.field_value(key)
+        taken = [n for n in self.names if n.strip()] + [m for team in self.members for m in team if m.strip()]
+        if typed in taken:
+            taken.remove(typed)
+        return suggest(self.recent, typed, taken)
 
     @property
     def suggestions(self) -> list[str]:
@@ -166,6 +206,13 @@ class NewSheetForm:
         ruleset = find_ruleset(ruleset_id)
         self.ruleset_id = ruleset_id
         self.options = {name: option_text(value) for name, value in ruleset.options().model_dump().items()}
+        self.house_rules_note = "Voreingestellt wie im Regelwerk"
+        usual = usual_options(self._usual_sheets(ruleset_id), ruleset_id) if self.usual_house_rules else None
+        if usual is not None:
+            for name, value in usual.options.items():
+                if name in self.options:
+                    self.options[name] = option_text(value)
+            self.house_rules_note = usual.text
         self.errors = {}
         self.resize(ruleset.participant_counts[0])
 
@@ -180,9 +227,25 @@ class NewSheetForm:
         self.members = [((self.members[i] if i < len(self.members) else []) + [""] * size)[:size] for i in range(count)]
         self.writer = min(self.writer, count - 1)
 
+    def _mine(self, index: int, value: str) -> None:
+        """Typing the player's own name makes that team or player the one this phone writes for."""
+        own = " ".join(self.own_name.split()).casefold()
+        if own and " ".join(value.split()).casefold() == own:
+            self.writer = index
+
+    def take_offer(self, key: str, name: str) -> None:
+        """A tapped offer goes into the field the player is typing in."""
+        parts = key.split(".")
+        if parts[0] == "name":
+            self.set_name(int(parts[1]), name)
+        elif parts[0] == "member":
+            self.set_member(int(parts[1]), int(parts[2]), name)
+
     def set_name(self, index: int, value: str) -> None:
         self.names[index] = value
         self.errors.pop(f"name.{index}", None)
+        self.typing = f"name.{index}"
+        self._mine(index, value)
 
     def set_start_number(self, index: int, value: str) -> None:
         self.start_numbers[index] = value
@@ -193,6 +256,8 @@ class NewSheetForm:
         team[member] = value
         self.members[index] = team
         self.errors.pop(f"member.{index}.{member}", None)
+        self.typing = f"member.{index}.{member}"
+        self._mine(index, value)
 
     def set_option(self, name: str, value: Any) -> None:
         self.options[name] = value

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 import flet as ft
 
+from .habits import suggest
+from .looks import scaling
 from .tournament_state import TournamentState
 
 
@@ -21,8 +23,33 @@ def _field(state: TournamentState, name: str, label: str, value: str, *, number:
     )
 
 
+def _team_offers(state: TournamentState, names: list[str]) -> ft.Control:
+    """Team names used on this phone before that fit what is typed (the row keeps its place when empty)."""
+    offered = suggest(names, state.team) if state.team.strip() else []
+    return ft.Row(
+        wrap=True,
+        spacing=6,
+        controls=[
+            ft.Semantics(
+                label=f"Vorschlag {name}",
+                button=True,
+                exclude_semantics=True,
+                content=ft.Chip(
+                    label=ft.Text(name),
+                    leading=ft.Icon(ft.Icons.HISTORY, size=18),
+                    on_click=lambda _, n=name: state.set_field("team", n),
+                ),
+            )
+            for name in offered
+        ],
+    )
+
+
+@scaling
 @ft.component
-def JoinScreen(state: TournamentState, on_joined: Callable[[], None]) -> ft.View:
+def JoinScreen(state: TournamentState, on_joined: Callable[[], None], names: list[str] | None = None) -> ft.View:
+    """``names``: the names used on this phone before, offered for the team as the player types."""
+
     def join(_: ft.Event[ft.Button]) -> None:
         if state.join():
             on_joined()
@@ -54,6 +81,7 @@ def JoinScreen(state: TournamentState, on_joined: Callable[[], None]) -> ft.View
                         ft.Container(expand=2, content=_field(state, "team", "Mannschaft oder Platz", state.team)),
                     ],
                 ),
+                _team_offers(state, names or []),
                 _field(state, "device_name", "Name dieses Handys", state.device_name),
                 ft.Button(
                     "Beitreten",

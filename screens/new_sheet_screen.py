@@ -11,6 +11,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .form_state import FORM, NewSheetForm, OptionField
+from .looks import LOOKS, scaling, text_scale
 
 
 def _field(
@@ -32,6 +33,35 @@ def _field(
         expand=expand,
         text_size=17,
     )
+
+
+def _offers(form: NewSheetForm, keys: list[str]) -> list[ft.Control]:
+    """Names used before that fit what is typed, under the name field the player is typing in."""
+    key = form.typing
+    if key not in keys:
+        return []
+    names = form.offers(key)
+    if not names:
+        return []
+    return [
+        ft.Row(
+            wrap=True,
+            spacing=6,
+            controls=[
+                ft.Semantics(
+                    label=f"Vorschlag {name}",
+                    button=True,
+                    exclude_semantics=True,
+                    content=ft.Chip(
+                        label=ft.Text(name),
+                        leading=ft.Icon(ft.Icons.HISTORY, size=18),
+                        on_click=lambda _, n=name: form.take_offer(key, n),
+                    ),
+                )
+                for name in names
+            ],
+        )
+    ]
 
 
 def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:
@@ -65,13 +95,22 @@ def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:
     return _field(form, spec.label, key, str(value or ""), lambda v: form.set_option(spec.name, v), number=True)
 
 
-def _participant(form: NewSheetForm, index: int) -> ft.Control:
+def _line(narrow: bool, controls: list[ft.Control]) -> ft.Control:
+    """Fields side by side; one under the other when the text is large (they would not fit the width)."""
+    if narrow:
+        for control in controls:
+            control.expand = None
+        return ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls)
+    return ft.Row(spacing=8, controls=controls)
+
+
+def _participant(form: NewSheetForm, index: int, narrow: bool = False) -> ft.Control:
     label = form.participant_label(index)
     name_label = f"{label}: Name"
     controls: list[ft.Control] = [
-        ft.Row(
-            spacing=8,
-            controls=[
+        _line(
+            narrow,
+            [
                 _field(form, name_label, f"name.{index}", form.names[index], lambda v: form.set_name(index, v), expand=3),
                 _field(
                     form,
@@ -87,9 +126,9 @@ def _participant(form: NewSheetForm, index: int) -> ft.Control:
     ]
     if form.team_size:
         controls.append(
-            ft.Row(
-                spacing=8,
-                controls=[
+            _line(
+                narrow,
+                [
                     _field(
                         form,
                         f"{label}, Spieler {m + 1}",
@@ -102,9 +141,11 @@ def _participant(form: NewSheetForm, index: int) -> ft.Control:
                 ],
             )
         )
+    controls.extend(_offers(form, [f"name.{index}", *(f"member.{index}.{m}" for m in range(form.team_size))]))
     return ft.Column(spacing=6, controls=controls)
 
 
+@scaling
 @ft.component
 def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.View:
     def create(_: ft.Event[ft.Button]) -> None:
@@ -130,8 +171,11 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
             )
         )
     controls.append(ft.Text(who, size=16, weight=ft.FontWeight.W_600))
-    if form.suggestions:
-        controls.append(
+    # Names used before: tapped, one goes into the next empty field. Those that fit what is typed show
+    # under the field being typed in. The slot stays (empty when all are used), so the fields below keep
+    # their place while the player types.
+    recent: list[ft.Control] = (
+        [
             ft.Row(
                 wrap=True,
                 spacing=6,
@@ -140,8 +184,13 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
                     *[ft.Chip(label=ft.Text(name), on_click=lambda _, n=name: form.fill_next(n)) for name in form.suggestions],
                 ],
             )
-        )
-    controls.extend(_participant(form, i) for i in range(form.count))
+        ]
+        if form.suggestions
+        else []
+    )
+    controls.append(ft.Column(spacing=0, controls=recent))
+    narrow = text_scale(ft.use_context(LOOKS)) > 1.1
+    controls.extend(_participant(form, i, narrow) for i in range(form.count))
     if FORM in form.errors:
         controls.append(ft.Text(form.errors[FORM], color=ft.Colors.ERROR, size=15))
     controls.append(
@@ -200,7 +249,7 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
     controls.append(
         ft.ExpansionTile(
             title=ft.Text("Hausregeln", size=16, weight=ft.FontWeight.W_600),
-            subtitle=ft.Text("Voreingestellt wie im Regelwerk", size=13),
+            subtitle=ft.Text(form.house_rules_note, size=13),
             expanded=any(key.startswith("option.") for key in form.errors),
             controls=[
                 ft.Container(

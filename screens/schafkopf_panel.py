@@ -17,6 +17,7 @@ import flet as ft
 from scoring.schafkopf import FARBNAME
 
 from .drafts import DraftIncomplete, Submit, family
+from .looks import LOST, WON
 from .schafkopf_draft import (
     FEHLER_ARTEN,
     FEHLER_FAELLE,
@@ -245,7 +246,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
                     enabled=True in outcomes,
                     height=BIG,
                     size=20,
-                    color=ft.Colors.GREEN_700,
+                    color=WON,
                 ),
                 _choice(
                     "Verloren",
@@ -254,7 +255,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
                     enabled=False in outcomes,
                     height=BIG,
                     size=20,
-                    color=ft.Colors.RED_700,
+                    color=LOST,
                 ),
             ]
         )

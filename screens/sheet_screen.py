@@ -11,6 +11,7 @@ import flet as ft
 
 from .course_chart import CourseChart
 from .drafts import find_family
+from .looks import scaling
 from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
@@ -155,6 +156,7 @@ def _sync(state: SheetState, tournament: TournamentState) -> ft.Control | None:
     return ft.Row(controls=controls, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
+@scaling
 @ft.component
 def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callable[[], None], route: str) -> ft.View:
     if state.sheet is None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .app_state import AppState, SheetRow
+from .looks import scaling
 from .tournament_state import TournamentState
 
 
@@ -57,6 +58,16 @@ def _tournament(tournament: TournamentState, on_join: Callable[[], None]) -> ft.
     )
 
 
+def _action(icon: ft.IconData, label: str, on_click: Callable[[], None]) -> ft.Control:
+    return ft.Semantics(
+        label=label,
+        button=True,
+        exclude_semantics=True,
+        content=ft.IconButton(icon=icon, tooltip=label, icon_size=26, on_click=lambda _: on_click()),
+    )
+
+
+@scaling
 @ft.component
 def StartScreen(
     state: AppState,
@@ -64,7 +75,10 @@ def StartScreen(
     on_open: Callable[[str], None],
     on_new: Callable[[], None],
     on_join: Callable[[], None],
-    on_stats: Callable[[], None] | None = None,
+    on_stats: Callable[[], None] = lambda: None,
+    on_backup: Callable[[], None] = lambda: None,
+    on_settings: Callable[[], None] = lambda: None,
+    on_help: Callable[[], None] = lambda: None,
 ) -> ft.View:
     controls: list[ft.BaseControl] = [
         ft.Button(
@@ -90,23 +104,15 @@ def StartScreen(
                 size=15,
             )
         )
-    stats = [] if on_stats is None else [ft.TextButton("Statistik", icon=ft.Icons.INSIGHTS, height=48, on_click=lambda _: on_stats())]
     return ft.View(
         route="/",
         appbar=ft.AppBar(
             title=ft.Text("Tischblock"),
             actions=[
-                *stats,
-                ft.Semantics(
-                    label="Sicherung",
-                    button=True,
-                    exclude_semantics=True,
-                    content=ft.IconButton(
-                        icon=ft.Icons.SETTINGS_BACKUP_RESTORE,
-                        tooltip="Sicherung",
-                        on_click=lambda _: ft.context.page.navigate("/sicherung"),
-                    ),
-                ),
+                _action(ft.Icons.INSIGHTS, "Statistik", on_stats),
+                _action(ft.Icons.SETTINGS_BACKUP_RESTORE, "Sicherung", on_backup),
+                _action(ft.Icons.HELP_OUTLINE, "Hilfe", on_help),
+                _action(ft.Icons.SETTINGS, "Einstellungen", on_settings),
             ],
         ),
         scroll=ft.ScrollMode.AUTO,

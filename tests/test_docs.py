@@ -47,3 +47,12 @@ def test_readme_output_is_real() -> None:
 def test_changelog_is_dated() -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert re.search(r"^## \d{4}-\d{2}-\d{2}", changelog, re.M), "CHANGELOG.md needs dated sections (## YYYY-MM-DD)"
+
+
+def test_the_user_guide_shows_only_screenshots_that_exist_and_the_readme_links_it() -> None:
+    guide = ROOT / "docs" / "anleitung.md"
+    images = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", guide.read_text(encoding="utf-8"))
+    assert images, "docs/anleitung.md shows no screenshot"
+    missing = [image for image in images if not (guide.parent / image).is_file()]
+    assert not missing, f"docs/anleitung.md shows screenshots that do not exist: {missing}"
+    assert "(docs/anleitung.md)" in README, "README.md does not link the user guide docs/anleitung.md"

@@ -1,0 +1,151 @@
+"""How the app looks: light and dark themes, the colours, and the text size the player chose.
+
+Colours: the theme grows from Okabe-Ito blue, so the primary colour (offen, chosen) and the error
+colour (red) differ for red-green colour blindness too; wherever two states are told apart a text or
+symbol says which, the colour only helps. ``WON`` and ``LOST`` are Okabe-Ito blue and vermillion.
+
+Text size: Flet 1.0.5 has no app-wide text scale (Flutter's ``MediaQuery.textScaler`` is not
+exposed), and the screens give every text its size. So each screen's controls are scaled after they
+are built: ``scaling`` wraps a screen (or panel) component, reads the player's setting from the
+``LOOKS`` context and multiplies every text size and the height of every button by it. The app bar
+keeps its size (its title is big already and would be cut off).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar, cast
+
+import flet as ft
+
+SEED = "#0072B2"
+"""Okabe-Ito blue."""
+WON = "#0072B2"
+LOST = "#D55E00"
+"""Okabe-Ito vermillion: against blue, told apart with every kind of colour vision (and labelled)."""
+
+
+def light_theme() -> ft.Theme:
+    return ft.Theme(color_scheme_seed=SEED)
+
+
+def dark_theme() -> ft.Theme:
+    return ft.Theme(color_scheme_seed=SEED)
+
+
+LOOKS: ft.ContextProvider[Any] = ft.create_context(None)
+"""The window's ``SettingsState`` (observable: a change re-renders every screen that reads it)."""
+
+_DEFAULT_TEXT = 14.0
+_DEFAULT_FIELD = 16.0
+_BASE = "_tischblock_base"
+"""Where a scaled control keeps its unscaled sizes, so scaling a control again never compounds."""
+
+
+def _base(control: Any, name: str, default: float | None) -> float | None:
+    bases: dict[str, float | None] = control.__dict__.setdefault(_BASE, {})
+    if name not in bases:
+        bases[name] = getattr(control, name) if getattr(control, name) is not None else default
+    return bases[name]
+
+
+def _text_style(style: ft.TextStyle | None, base: float, factor: float) -> ft.TextStyle:
+    size = style.size if style is not None and style.size is not None else base
+    return dataclasses.replace(style, size=size * factor) if style is not None else ft.TextStyle(size=size * factor)
+
+
+_HOLDS_CONTROLS = re.compile(r"(?<![A-Za-z_])(Base)?Control(?![A-Za-z_])")
+_KNOWN = ("content", "controls", "title", "subtitle", "leading", "trailing", "label", "actions")
+_SKIP = ("parent", "page", "data", "key", "ref", "appbar")
+"""The app bar keeps its size: its title is big already and would be cut off."""
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a control class that can hold controls (looked up once per class: getattr on
+    all ~80 fields of every control made scaling a long sheet take a quarter of a second)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(
+            item.name
+            for item in dataclasses.fields(cls)
+            if not item.name.startswith("_")
+            and item.name not in _SKIP
+            and (item.name in _KNOWN or _HOLDS_CONTROLS.search(str(item.type)) is not None)
+        )
+    return _FIELDS[cls]
+
+
+def _children(control: Any) -> list[Any]:
+    found: list[Any] = []
+    for name in _child_fields(type(control)):
+        value = getattr(control, name, None)
+        if isinstance(value, ft.BaseControl):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(v for v in value if isinstance(v, ft.BaseControl))
+    return found
+
+
+def scale(control: Any, factor: float) -> Any:
+    """Multiply the sizes of the texts in ``control`` (and its children) and its buttons' heights by ``factor``."""
+    if factor == 1.0 or not isinstance(control, ft.BaseControl):
+        return control
+    if isinstance(control, ft.Text):
+        control.size = cast(float, _base(control, "size", _DEFAULT_TEXT)) * factor
+    elif isinstance(control, ft.TextField):
+        control.text_size = cast(float, _base(control, "text_size", _DEFAULT_FIELD)) * factor
+        style = control.__dict__.setdefault("_tischblock_label", control.label_style)
+        control.label_style = _text_style(style, _DEFAULT_FIELD, factor)
+    elif isinstance(control, (ft.Radio, ft.Checkbox)):
+        style = control.__dict__.setdefault("_tischblock_label", control.label_style)
+        control.label_style = _text_style(style, _DEFAULT_TEXT, factor)
+    elif isinstance(control, ft.Switch):
+        style = control.__dict__.setdefault("_tischblock_label", control.label_text_style)
+        control.label_text_style = _text_style(style, _DEFAULT_TEXT, factor)
+    if isinstance(control, (ft.Button, ft.OutlinedButton, ft.TextButton, ft.FilledButton, ft.FilledTonalButton)):
+        height = _base(control, "height", None)
+        if height is not None:
+            control.height = height * factor
+        if isinstance(control.content, str):
+            button = control.__dict__.setdefault("_tischblock_style", control.style)
+            text = button.text_style if button is not None else None
+            scaled_text = _text_style(text, _DEFAULT_TEXT, factor)
+            control.style = (
+                dataclasses.replace(button, text_style=scaled_text)
+                if button is not None
+                else ft.ButtonStyle(text_style=scaled_text)
+            )
+    elif isinstance(control, ft.ListTile):
+        height = _base(control, "min_height", None)
+        if height is not None:
+            control.min_height = height * factor
+    for child in _children(control):
+        scale(child, factor)
+    return control
+
+
+def text_scale(settings: Any) -> float:
+    """The factor of the window's settings (1.0 where there are none, e.g. in a test without the app)."""
+    return float(settings.text_scale) if settings is not None else 1.0
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def scaling(screen: Callable[P, R]) -> Callable[P, R]:
+    """A screen or panel component whose controls follow the player's text size."""
+    impl = getattr(screen, "__component_impl__", screen)
+
+    @ft.component
+    @functools.wraps(impl)
+    def scaled(*args: P.args, **kwargs: P.kwargs) -> R:
+        factor = text_scale(ft.use_context(LOOKS))
+        return cast(R, scale(impl(*args, **kwargs), factor))
+
+    return scaled

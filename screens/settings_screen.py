@@ -1,0 +1,75 @@
+"""Einstellungen: theme, text size, the house rules for new sheets, the player's own name, the host
+last joined. Every change is saved at once and shows at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import flet as ft
+
+from .looks import scaling
+from .settings_state import HOUSE_RULES, TEXT_SIZES, THEMES, SettingsState
+
+
+def _heading(text: str) -> ft.Control:
+    return ft.Text(text, size=16, weight=ft.FontWeight.W_600)
+
+
+def _choices(value: str, choices: Sequence[tuple[str, str]], on_change: ft.ControlEventHandler[ft.RadioGroup]) -> ft.Control:
+    return ft.RadioGroup(
+        value=value,
+        on_change=on_change,
+        content=ft.Column(spacing=0, controls=[ft.Radio(value=key, label=label) for key, label in choices]),
+    )
+
+
+@scaling
+@ft.component
+def SettingsScreen(state: SettingsState) -> ft.View:
+    settings = state.settings
+    controls: list[ft.BaseControl] = []
+    if state.error:
+        controls.append(ft.Text(state.error, color=ft.Colors.ERROR, size=15))
+    controls.extend(
+        [
+            _heading("Aussehen"),
+            _choices(settings.theme, THEMES, lambda e: state.set_theme(e.control.value)),
+            _heading("Textgröße"),
+            _choices(settings.text_size, TEXT_SIZES, lambda e: state.set_text_size(e.control.value)),
+            _heading("Hausregeln für neue Blätter"),
+            _choices(settings.house_rules, HOUSE_RULES, lambda e: state.set_house_rules(e.control.value)),
+            _heading("Mein Name"),
+            ft.TextField(
+                label="Eigener Name",
+                value=state.own_name,
+                on_change=lambda e: state.set_own_name(e.control.value),
+                text_size=17,
+            ),
+            ft.Text(
+                "Wird als Unterschrift und Name dieses Handys vorgeschlagen; die Mannschaft oder der Spieler "
+                "mit diesem Namen schreibt das Blatt.",
+                size=13,
+                color=ft.Colors.ON_SURFACE_VARIANT,
+            ),
+            _heading("Zuletzt beigetreten"),
+            ft.Text(
+                settings.last_host or "Noch keinem Turnier beigetreten.",
+                size=14,
+                max_lines=3,
+                overflow=ft.TextOverflow.ELLIPSIS,
+            ),
+            ft.Text(
+                "Gespeichert auf diesem Handy, bei den Blättern.",
+                size=13,
+                color=ft.Colors.ON_SURFACE_VARIANT,
+            ),
+        ]
+    )
+    return ft.View(
+        route="/einstellungen",
+        appbar=ft.AppBar(title=ft.Text("Einstellungen")),
+        scroll=ft.ScrollMode.AUTO,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        padding=12,
+        controls=controls,
+    )
