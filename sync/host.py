@@ -393,6 +393,9 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
     _install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # type: ignore[arg-type]
     _install_routes(app, state)
+    from .pages import install_pages  # the organizer's pages under /veranstalter/ (HTTP Basic)
+
+    install_pages(app, state)
     return app
 
 

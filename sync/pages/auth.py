@@ -28,10 +28,6 @@ if TYPE_CHECKING:
 REALM = "Tischblock Veranstalter"
 
 
-class NotOrganizer(Exception):
-    """The request lacks the organizer's password (answered 401 with a German page)."""
-
-
 class BadFormKey(Exception):
     """A form came without this host's form key (answered 403)."""
 
