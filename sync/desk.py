@@ -41,7 +41,7 @@ from pydantic import ValidationError
 
 from scoring import Entry, RuleViolation, Sheet, UnknownRuleset, effective_entries, find_ruleset
 from scoring.compare import Comparison, compare_sheets
-from scoring.draw import DrawError, RoundDraw, TableDraw, draw_round, sheet_for
+from scoring.draw import DrawError, RoundDraw, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
 from scoring.tournament import (
@@ -73,9 +73,6 @@ __all__ = ["Assignment", "Decision", "Desk", "DeskError", "Dispute", "HostSheet"
 
 TURNIERLEITUNG = "Turnierleitung"
 """The ``device`` of every entry the host writes, and the default ``decided_by``."""
-SHEET_NAMESPACE = uuid.UUID("5b0c6d57-2f6a-4d1e-9c7e-7a1b5d3c9e21")
-"""uuid5 namespace of the prepared sheets: the same seat of the same table and round always gets the
-same sheet id, however often a phone asks for its assignment."""
 MAX_REASON = 500
 
 
@@ -276,7 +273,9 @@ class Desk:
 
     def roster(self) -> Roster:
         """Every entrant ever on the roster (withdrawn ones too: their finished rounds count)."""
-        return Roster(entrants=tuple(e.entrant for e in self.roster_entries()))
+        entries = self.roster_entries()
+        withdrawn = tuple(e.entrant.start_number for e in entries if e.withdrawn_after is not None)
+        return Roster(entrants=tuple(e.entrant for e in entries), withdrawn=withdrawn)
 
     def has_roster(self) -> bool:
         return bool(self.store.entrants(self.tournament().id))
@@ -694,20 +693,15 @@ class Desk:
         for table in draw.tables:
             for seat in table.seats:
                 if seat.start_number == start_number:
-                    prepared = sheet_for(plan, self.roster(), draw, table.table, tournament=self.tournament().id, written_by=None)
-                    mine = next((p for p in prepared.participants if p.start_number == start_number), None)
-                    if mine is None:
-                        raise DeskError(f"Startnummer {start_number} fehlt auf dem Blatt von Tisch {table.table}")
-                    sheet_id = uuid.uuid5(SHEET_NAMESPACE, f"{self.tournament().id}/{round}/{table.table}/{start_number}")
-                    context = prepared.context.model_copy(update={"written_by": mine.id})
-                    sheet = prepared.model_copy(update={"id": sheet_id, "context": context})
+                    writer = participant_id(plan, seat.seat)
+                    sheet = sheet_for(plan, self.roster(), draw, table.table, tournament=self.tournament().id, written_by=writer)
                     return Assignment(
                         round=round,
                         round_label=plan.round_label,
                         table=table.table,
                         seat=seat.seat,
                         start_number=start_number,
-                        participant_id=mine.id,
+                        participant_id=writer,
                         name=entry.entrant.name,
                         sheet=sheet,
                         started_at=self.started_at(round),
