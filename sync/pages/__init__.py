@@ -200,7 +200,7 @@ class Pages:
         self.state = state
 
     def desk(self) -> Desk:
-        return Desk(self.state.store)
+        return self.state.desk or Desk(self.state.store)
 
     def sync_current(self, desk: Desk) -> None:
         """The host serves the current tournament: after a new one is made, the phones' API follows it."""
