@@ -43,7 +43,7 @@ GOOD_CSV = """Startnummer;Name;Spieler 1;Spieler 2;Verein
 BAD_CSV = """Startnummer;Name;Spieler 1;Spieler 2;Verein
 1;Die Sautreiber;Sepp Huber;Hias Mair;
 x;Kartlbrüder;Toni;Vroni;
-3;;Lisi;Hans;
+3;Die Gspannten;Lisi;;
 1;Doppelt;A;B;
 """
 
@@ -174,7 +174,10 @@ def test_set_up_import_draw_and_refusals(host: HostProcess, web: requests.Sessio
     assert dashboard.count("state-unterschrieben") == 2, dashboard
     assert '<meta http-equiv="refresh"' in dashboard
     table = web.get(f"{url}/veranstalter/export/wertung.csv", timeout=30)
-    rows = list(csv.reader(io.StringIO(table.content.decode("utf-8-sig")), delimiter=";" if ";" in table.text.splitlines()[0] else ","))
-    assert len(rows) == 1 + 4
+    rows = list(csv.reader(io.StringIO(table.content.decode("utf-8-sig")), delimiter=";"))
+    ranked = rows[: rows.index([])] if [] in rows else rows
+    assert ranked[0][:3] == ["Platz", "Nr.", "Mannschaft"]
+    assert {row[2] for row in ranked[1:]} >= {"Die Sautreiber", "Kartlbrüder Wörgl", "Die Gspannten", "Bergfex"}, rows
+    assert ranked[1][2] == "Die Sautreiber" and ranked[1][3] == "3"
     games = web.get(f"{url}/veranstalter/export/spiele.csv", timeout=30)
     assert games.status_code == 200 and len(games.content.decode("utf-8-sig").splitlines()) > 4 * 20
