@@ -383,14 +383,18 @@ class Pages:
             if s.minutes_left is not None:
                 minutes_left = s.minutes_left if minutes_left is None else max(minutes_left, s.minutes_left)
             message = s.comparison.message if s.comparison is not None and not s.comparison.agree else ""
+            state = s.state
             if view.decisions:
                 message = " · ".join(f"{d.detail} ({d.decided_by}: {d.reason})" for d in view.decisions)
+                if any(d.kind in ("entscheidung", "korrektur") for d in view.decisions):
+                    # Desk counts the decided sheet alone; the Turnierleitung's decision is the table's state.
+                    state = "entschieden"
             tables.append(
                 {
                     "table": view.draw.table,
                     "seats": view.draw.seats,
-                    "state": s.state,
-                    "css": _state_css(s.state),
+                    "state": state,
+                    "css": _state_css(state),
                     "stand": s.stand,
                     "games": s.games,
                     "reuegeld": _euro(s.reuegeld_cents),
