@@ -82,7 +82,7 @@ def schafkopf_serie(sheet: Sheet, shift: int) -> Sheet:
     while not ruleset.score(sheet).status.finished:
         player = ids[(number + shift) % 4]
         partner = ids[(number + shift + 2) % 4]
-        data = {"spiel": "rufspiel", "spieler": player, "partner": partner, "farbe": FARBEN[number % 3]}
+        data: dict[str, Any] = {"spiel": "rufspiel", "spieler": player, "partner": partner, "farbe": FARBEN[number % 3]}
         data["gewonnen"] = (number + shift) % 3 != 1
         sheet = sheet.with_entry(Entry(kind="game", data=data))
         number += 1

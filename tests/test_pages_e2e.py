@@ -274,9 +274,9 @@ def test_an_organizer_runs_a_watten_and_a_schafkopf_tournament(host: HostProcess
         deliver(
             phones,
             serie,
-            lambda n, s, serie=serie: schafkopf_serie(s, serie)
-            if next(p for p in s.participants if p.start_number == n).seat == 1
-            else None,
+            lambda n, s, serie=serie: (
+                schafkopf_serie(s, serie) if next(p for p in s.participants if p.start_number == n).seat == 1 else None
+            ),
         )
         page.goto(f"{host.url}/veranstalter/runde/{serie}")
         assert page.locator(".state-unterschrieben").count() == 2, page.content()

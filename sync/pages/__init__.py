@@ -20,7 +20,6 @@ The phone app stays Flet; the organizer's laptop gets these pages.
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -325,9 +324,7 @@ class Pages:
             return self.roster(status=422, errors=[str(error)], csv_text=text)
         except ValueError as error:  # RosterError: every bad line, nothing imported
             problems = list(getattr(error, "problems", ()) or [str(error)])
-            return self.roster(
-                status=422, errors=problems, errors_title="Nichts importiert: die Datei hat Fehler", csv_text=text
-            )
+            return self.roster(status=422, errors=problems, errors_title="Nichts importiert: die Datei hat Fehler", csv_text=text)
         return _see_other(f"{PREFIX}/teilnehmer?ok={_quote(f'{len(roster.entrants)} Teilnehmer importiert')}")
 
     def register(self, form: FormData) -> Response:
@@ -383,7 +380,7 @@ class Pages:
             if s.minutes_left is not None:
                 minutes_left = s.minutes_left if minutes_left is None else max(minutes_left, s.minutes_left)
             message = s.comparison.message if s.comparison is not None and not s.comparison.agree else ""
-            state = s.state
+            state: str = s.state
             if view.decisions:
                 message = " · ".join(f"{d.detail} ({d.decided_by}: {d.reason})" for d in view.decisions)
                 if any(d.kind in ("entscheidung", "korrektur") for d in view.decisions):
@@ -467,9 +464,7 @@ class Pages:
     def dispute(self, number: int, table: int, status: int = 200, **extra: Any) -> HTMLResponse:
         desk = self.desk()
         decisions = desk.decisions(number, table)
-        trail = [
-            {"when": _local(d.decided_at), "who": d.decided_by, "what": d.detail, "reason": d.reason} for d in decisions
-        ]
+        trail = [{"when": _local(d.decided_at), "who": d.decided_by, "what": d.detail, "reason": d.reason} for d in decisions]
         found = desk.table_sheets(number, table)
         values: dict[str, Any] = {"title": f"Tisch {table}", "number": number, "table": table, "trail": trail}
         if len(found) >= 2:

@@ -35,7 +35,9 @@ def results_pdf(pages: Pages) -> bytes:
     standings = desk.standings()
     name, date = _title_and_subtitle(pages)
     columns = ["Platz", "Nr.", "Name", *standings.columns, "Gleichstand"]
-    rows = [[r.rank, r.start_number, r.name, *r.values, r.decided_by] for r in standings.rows]
+    rows: list[list[str | int]] = [
+        [r.rank, "" if r.start_number is None else r.start_number, r.name, *r.values, r.decided_by] for r in standings.rows
+    ]
     return table_pdf(f"{name}: Ergebnisliste", date, columns, rows, standings.notes)
 
 
