@@ -181,3 +181,48 @@ def test_set_up_import_draw_and_refusals(host: HostProcess, web: requests.Sessio
     assert ranked[1][2] == "Die Sautreiber" and ranked[1][3] == "3"
     games = web.get(f"{url}/veranstalter/export/spiele.csv", timeout=30)
     assert games.status_code == 200 and len(games.content.decode("utf-8-sig").splitlines()) > 4 * 20
+
+    # Durchgang 2: table 1's two sheets part at game 4 (noticed while playing); the organizer enters
+    # game 4 corrected on one of them.
+    drawn = web.post(f"{url}/veranstalter/runde/2/auslosen", data={"csrf": key, "seed": "99"}, timeout=30)
+    assert "Losnummer 99" in drawn.text
+    web.post(f"{url}/veranstalter/runde/2/start", data={"csrf": key}, timeout=30)
+    phones = {number: Phone(host, code, number) for number in (1, 2, 3, 4)}
+    table_one = sorted(n for n, p in phones.items() if p.assignment(2)["table"] == 1)
+    for number, phone in phones.items():
+        if number in table_one:
+            pattern = "AABB" if number == table_one[1] else "AABA"
+            phone.submit(watten_durchgang(phone.sheet(2), pattern, games=6, close=False))
+        else:
+            phone.submit(watten_durchgang(phone.sheet(2), "AABA"))
+    dashboard = web.get(f"{url}/veranstalter/runde/2", timeout=30).text
+    assert "state-uneinig" in dashboard
+    standings = web.get(f"{url}/veranstalter/wertung", timeout=30).text
+    assert "Durchgang 2, Tisch 1: die Blätter sind uneinig" in standings
+
+    dispute = web.get(f"{url}/veranstalter/runde/2/tisch/1", timeout=30).text
+    assert dispute.count('aria-label="Erster Unterschied"') == 2
+    assert "Oder Spiel 4 berichtigt eintragen" in dispute
+    sheet_id = re.search(r'korrigieren".*?name="sheet_id" value="([0-9a-f-]+)"', dispute, re.S).group(1)  # type: ignore[union-attr]
+    written = re.search(r'name="data:winner" value="([^"]+)"', dispute).group(1)  # type: ignore[union-attr]
+    # The corrected game is what the other sheet says: the other team won game 4.
+    corrected_winner = {"A": "B", "B": "A"}.get(written, written)
+    no_reason = web.post(
+        f"{url}/veranstalter/runde/2/tisch/1/korrigieren",
+        data={"csrf": key, "sheet_id": sheet_id, "game": "4", "data:winner": corrected_winner, "reason": " "},
+        timeout=30,
+    )
+    assert no_reason.status_code == 422 and "Begründung fehlt" in no_reason.text
+    fixed = web.post(
+        f"{url}/veranstalter/runde/2/tisch/1/korrigieren",
+        data={"csrf": key, "sheet_id": sheet_id, "game": "4", "data:winner": corrected_winner, "reason": "Laut Schiedsrichter"},
+        timeout=30,
+    )
+    assert fixed.status_code == 200, fixed.text
+    assert "Spiel 4" in fixed.text and "Laut Schiedsrichter" in fixed.text and "Turnierleitung" in fixed.text
+    assert "state-entschieden" in web.get(f"{url}/veranstalter/runde/2", timeout=30).text
+    assert "die Blätter sind uneinig" not in web.get(f"{url}/veranstalter/wertung", timeout=30).text
+
+    # "Durchgang abbrechen" without the confirmation changes nothing.
+    unconfirmed = web.post(f"{url}/veranstalter/runde/2/tisch/2/abbrechen", data={"csrf": key, "reason": "Zeitlimit"}, timeout=30)
+    assert unconfirmed.status_code == 422 and "bestätigen" in unconfirmed.text

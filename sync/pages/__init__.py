@@ -49,7 +49,7 @@ DASHBOARD_REFRESH = 15
 """Seconds between the round dashboard's and the standings' own reloads."""
 BEAMER_REFRESH = 12
 """Seconds each page of the projector's leaderboard stays before the next one."""
-BEAMER_ROWS = 12
+BEAMER_ROWS = 10
 """Rows per projector page: big enough to read from the back of the hall."""
 MAX_CSV_BYTES = 512 * 1024
 
@@ -134,8 +134,9 @@ def game_text(kind: str, data: Mapping[str, Any], explanation: Sequence[str]) ->
     return f"{kind} ({inputs})" if inputs else kind
 
 
-def sheet_side(host: HostSheet, title: str) -> dict[str, Any]:
-    """One sheet of a dispute: its games (counted as the comparison counts them) with points and totals."""
+def sheet_side(host: HostSheet, title: str, first: int | None = None) -> dict[str, Any]:
+    """One sheet of a dispute: its games (counted as the comparison counts them) with their running
+    stand, from two games before the first difference on (the games before agree)."""
     sheet = host.sheet
     ruleset = find_ruleset(sheet.ruleset.id)
     score = ruleset.score(sheet)
@@ -146,6 +147,8 @@ def sheet_side(host: HostSheet, title: str) -> dict[str, Any]:
         eff = data_by_entry.get(line.entry)
         text = game_text(line.kind, eff.data if eff else {}, [x.text for x in line.explanation])
         totals = line.stand or line.totals
+        if first is not None and number < first - 2:
+            continue
         games.append({"number": number, "text": text, "totals": [totals.get(i, 0) for i in ids]})
     return {
         "title": title,
@@ -470,8 +473,8 @@ class Pages:
         if len(found) >= 2:
             dispute = desk.dispute(number, table)
             a, b = dispute.sheets
-            sides = [sheet_side(a, desk._writer(a.sheet)), sheet_side(b, desk._writer(b.sheet))]
             first = dispute.comparison.first_difference
+            sides = [sheet_side(a, desk._writer(a.sheet), first), sheet_side(b, desk._writer(b.sheet), first)]
             values.update(
                 comparison=dispute.comparison,
                 sides=sides,
