@@ -116,7 +116,8 @@ class Roster(Frozen):
         """
         if text.startswith("\ufeff"):
             text = text[1:]
-        lines = text.splitlines()
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.split("\n")
         first = next((i for i, line in enumerate(lines) if line.strip()), None)
         if first is None:
             raise RosterError(
@@ -126,7 +127,7 @@ class Roster(Frozen):
         problems: list[str] = []
         rows: list[tuple[int, list[str]]] = []
         try:
-            reader = csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter, strict=True)
+            reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
             line_before = 0
             for row in reader:
                 start = line_before + 1
@@ -135,20 +136,22 @@ class Roster(Frozen):
                     rows.append((start, row))
                 if len(rows) > MAX_ENTRANTS + 1:
                     raise RosterError([f"Zeile {start}: mehr als {MAX_ENTRANTS} Meldungen, so groß ist kein Turnier"])
-        except csv.Error as error:
-            raise RosterError([f"Zeile {reader.line_num}: die Zeile ist kein gültiges CSV ({error})"]) from None
+        except csv.Error:
+            raise RosterError(
+                [f"Zeile {line_before + 1}: ein Anführungszeichen ist nicht geschlossen oder steht mitten im Feld"]
+            ) from None
         header_line, header = rows[0]
         fields: list[str | None] = [_column(h) for h in header]
         for index, (raw, field) in enumerate(zip(header, fields, strict=True)):
             if field is None:
                 problems.append(
-                    f"Zeile {header_line}: unbekannte Spalte '{raw.strip()}' (erlaubt: Startnummer, Name, Spieler 1, Spieler 2, Verein)"
+                    f"Zeile {header_line}: unbekannte Spalte '{_shown(raw.strip())}' (erlaubt: Startnummer, Name, Spieler 1, Spieler 2, Verein)"
                 )
             elif field in fields[:index]:
-                problems.append(f"Zeile {header_line}: Spalte '{raw.strip()}' doppelt")
+                problems.append(f"Zeile {header_line}: Spalte '{_shown(raw.strip())}' doppelt")
             elif unit == "player" and field in ("member1", "member2", "members"):
                 problems.append(
-                    f"Zeile {header_line}: Spalte '{raw.strip()}' gibt es nur bei Mannschaften, hier melden sich Spieler"
+                    f"Zeile {header_line}: Spalte '{_shown(raw.strip())}' gibt es nur bei Mannschaften, hier melden sich Spieler"
                 )
         if "name" not in fields and not (unit == "team" and ("member1" in fields or "members" in fields)):
             problems.append(f"Zeile {header_line}: die Spalte 'Name' fehlt")
@@ -194,8 +197,10 @@ class Roster(Frozen):
             )
         if not entrant.name.strip():
             problems.append("Nachmeldung: der Name fehlt")
-        elif any(e.name.casefold() == entrant.name.strip().casefold() for e in self.entrants if e.members or entrant.members):
-            problems.append(f"Nachmeldung: '{entrant.name.strip()}' ist schon gemeldet")
+        else:
+            same = [e for e in self.entrants if e.name.casefold() == entrant.name.strip().casefold()]
+            if same and (same[0].members or entrant.members):
+                problems.append(f"Nachmeldung: '{same[0].name}' ist schon gemeldet (Startnummer {same[0].start_number})")
         if len(self.entrants) >= MAX_ENTRANTS:
             problems.append(f"Nachmeldung: mehr als {MAX_ENTRANTS} Meldungen gehen nicht")
         if problems:
@@ -226,6 +231,11 @@ class Roster(Frozen):
         return max((e.start_number for e in self.entrants), default=0) + 1
 
 
+def _shown(text: str) -> str:
+    """The start of a text for a message, printable whatever it holds."""
+    return "".join(c if c.isprintable() and not 0xD800 <= ord(c) <= 0xDFFF else "?" for c in text[:20])
+
+
 def _entrant(
     values: Mapping[str, str], position: int, unit: Unit, team_size: int, numbered: bool
 ) -> tuple[Entrant | None, str | None]:
@@ -234,11 +244,13 @@ def _entrant(
         raw = values.get("start_number", "")
         if not raw:
             return None, "die Startnummer fehlt"
-        if not raw.isdigit():
-            return None, f"Startnummer '{raw[:20]}' ist keine ganze Zahl"
-        number = int(raw)
-        if not 1 <= number <= MAX_NUMBER:
-            return None, f"Startnummer {raw[:20]} liegt nicht zwischen 1 und {MAX_NUMBER}"
+        if not (raw.isascii() and raw.isdigit()):
+            return None, f"Startnummer '{_shown(raw)}' ist keine ganze Zahl"
+        number = int(raw) if len(raw) <= 12 else MAX_NUMBER + 1
+        if number < 1:
+            return None, f"Startnummer {number} gibt es nicht, sie beginnen bei 1"
+        if number > MAX_NUMBER:
+            return None, f"Startnummer {_shown(raw)} ist zu groß (höchstens {MAX_NUMBER})"
     else:
         number = position
     members: list[str] = []
@@ -257,14 +269,12 @@ def _entrant(
     name = values.get("name", "") or (" / ".join(members) if members else "")
     if not name:
         return None, "der Name fehlt"
-    for text in (name, *members):
-        if len(text) > MAX_NAME:
-            return None, f"'{text[:20]}…' ist länger als {MAX_NAME} Zeichen"
-        if any(ord(c) < 32 for c in text):
-            return None, "der Name enthält Steuerzeichen"
     club = values.get("club") or None
-    if club is not None and len(club) > MAX_NAME:
-        return None, f"der Verein ist länger als {MAX_NAME} Zeichen"
+    for text in (name, *members, club or ""):
+        if len(text) > MAX_NAME:
+            return None, f"'{_shown(text)}…' ist länger als {MAX_NAME} Zeichen"
+        if any(ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF for c in text):
+            return None, f"'{_shown(text)}' enthält Steuerzeichen oder ungültige Zeichen"
     return Entrant(start_number=number, name=name, members=tuple(members), club=club), None
 
 
@@ -457,7 +467,7 @@ def counted_sheets(plan: TournamentPlan, sheets: Sequence[Sheet]) -> tuple[list[
 
 
 def _number(key: str) -> int | None:
-    return int(key[1:]) if key.startswith("#") and key[1:].isdigit() else None
+    return int(key[1:]) if key.startswith("#") and key[1:].isascii() and key[1:].isdigit() else None
 
 
 def _ratio(points: int, against: int) -> str:
