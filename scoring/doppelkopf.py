@@ -73,6 +73,7 @@ How the engine reads the documents where they are not explicit (see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -1053,6 +1054,68 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         if result.pflichtsolo_offen:
             lines.append("Pflichtsolo offen: " + ", ".join(names[p] for p in result.pflichtsolo_offen if p in names))
         return tuple(lines)
+
+    # -- tournament ----------------------------------------------------------------------------
+    def standings(self, sheets: Sequence[Sheet], *, scores: Sequence[Score] | None = None) -> tuple[Standing, ...]:
+        """The tournament standing: each player's points summed over the Runden (Regel 1: three
+        Runden, 16 games for every player), each Runde's points kept by its number.
+
+        The document ranks by the points alone and names no tie-break: players on equal points
+        share the rank. Only finished Runden count (16 or 20 games, or closed with the
+        Turnierleitung's note): an open Runde is refused, its missing games would make a ranking
+        that looks final wrong. ``scores``, if given, are ``score(sheet)`` of each sheet."""
+        rows: dict[str, Standing] = {}
+        for index, sheet in enumerate(sheets):
+            score = scores[index] if scores is not None else self.score(sheet)
+            result = score.result
+            assert isinstance(result, DoppelkopfResult)
+            if not score.status.finished:
+                where = f"Runde {sheet.context.round}, Tisch {sheet.context.table}" if sheet.context.table else str(sheet.id)
+                raise RuleViolation(
+                    self.R.spiele,
+                    f"Das Blatt {where} ist nicht beendet ({result.spiele} von {result.spiele_gesamt} Spielen): "
+                    "erst fertig spielen oder mit Vermerk abschließen",
+                )
+            for participant in sheet.participants:
+                mine = result.spieler[participant.id]
+                old = rows.get(participant.key)
+                runden = dict(old.runden) if old else {}
+                number = sheet.context.round if sheet.context.round is not None else len(runden) + 1
+                runden[number] = runden.get(number, 0) + mine.punkte
+                rows[participant.key] = Standing(
+                    rank=0,
+                    key=participant.key,
+                    name=participant.name,
+                    punkte=(old.punkte if old else 0) + mine.punkte,
+                    runden=runden,
+                    spiele=(old.spiele if old else 0) + mine.spiele,
+                    strafen=(old.strafen if old else 0) + mine.strafen,
+                )
+        ordered = sorted(rows.values(), key=lambda r: r.punkte, reverse=True)
+        counts: dict[int, int] = {}
+        for row in ordered:
+            counts[row.punkte] = counts.get(row.punkte, 0) + 1
+        ranked: list[Standing] = []
+        for index, row in enumerate(ordered):
+            rank = ranked[-1].rank if ranked and ranked[-1].punkte == row.punkte else index + 1
+            decided = "Punkte" if counts[row.punkte] == 1 else "punktgleich (die Turnierordnung nennt keine weitere Wertung)"
+            ranked.append(row.model_copy(update={"rank": rank, "decided_by": decided}))
+        return tuple(ranked)
+
+
+class Standing(Frozen):
+    """One row of the Doppelkopf tournament standing: points summed over the Runden."""
+
+    rank: int
+    key: str
+    name: str
+    punkte: int
+    runden: dict[int, int]
+    """Points per Runde, by the Runde's number."""
+    spiele: int
+    strafen: int
+    decided_by: str = ""
+    """What separates this player from the next: the points, or nothing (tied)."""
 
 
 def _spiele(n: int) -> str:

@@ -845,16 +845,17 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         return (*head, *lines)
 
     # -- tournament ----------------------------------------------------------------------------
-    def standings(self, sheets: Sequence[Sheet]) -> tuple[Standing, ...]:
+    def standings(self, sheets: Sequence[Sheet], *, scores: Sequence[Score] | None = None) -> tuple[Standing, ...]:
         """The tournament standing: the sum of each player's results over his Serien.
 
         The document gives no tie-break; players on equal results share the rank (the host
         ranks further). Only closed Serien count: Tischpunkte are given "nach jeder Serie", and
-        before the Listenführer signs they are provisional.
+        before the Listenführer signs they are provisional. ``scores``, if given, are the
+        sheets' scores (``score(sheet)`` each), so a caller who scored them need not again.
         """
         rows: dict[str, Standing] = {}
-        for sheet in sheets:
-            result = self.score(sheet).result
+        for index, sheet in enumerate(sheets):
+            result = (scores[index] if scores is not None else self.score(sheet)).result
             assert isinstance(result, SchafkopfResult)
             if not result.abgeschlossen:
                 where = ", ".join(

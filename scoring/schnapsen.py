@@ -76,6 +76,7 @@ How this module reads the document where it is not explicit:
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
@@ -667,6 +668,66 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
                 key: spiel.name + (" (regional)" if spiel.regional else "") for key, spiel in CATALOGUE.items() if key != "normal"
             }
         }
+
+    # -- tournament ----------------------------------------------------------------------------
+    def standings(self, sheets: Sequence[Sheet], *, scores: Sequence[Score] | None = None) -> tuple[Standing, ...]:
+        """The tournament standing (the organizer's Bummerl rounds): most Bummerl won, then most
+        points written; the Bummerl lost (a Schneider 2, a Retourschneider 4) are shown.
+
+        The document ranks a single evening by the Bummerl lost and names no tournament
+        ranking; the issue's order (Bummerl won, then points) is taken here. Entrants equal in
+        both share the rank. Only finished sheets count (``bummerl_count`` reached or closed).
+        ``scores``, if given, are ``score(sheet)`` of each sheet."""
+        rows: dict[str, Standing] = {}
+        for index, sheet in enumerate(sheets):
+            score = scores[index] if scores is not None else self.score(sheet)
+            result = score.result
+            assert isinstance(result, SchnapsenResult)
+            if not result.finished:
+                where = f"Runde {sheet.context.round}, Tisch {sheet.context.table}" if sheet.context.table else str(sheet.id)
+                raise RuleViolation(
+                    R_BUMMERL, f"Das Blatt {where} ist nicht beendet: erst alle Bummerl spielen oder abschließen"
+                )
+            for participant in sheet.participants:
+                old = rows.get(participant.key)
+                rows[participant.key] = Standing(
+                    rank=0,
+                    key=participant.key,
+                    name=participant.name,
+                    bummerl_won=(old.bummerl_won if old else 0) + result.bummerl_won[participant.id],
+                    points=(old.points if old else 0) + score.totals[participant.id],
+                    bummerl_lost=(old.bummerl_lost if old else 0) + result.bummerl[participant.id],
+                    sheets=(old.sheets if old else 0) + 1,
+                )
+        ordered = sorted(rows.values(), key=lambda r: (r.bummerl_won, r.points), reverse=True)
+        ranked: list[Standing] = []
+        for index, row in enumerate(ordered):
+            key = (row.bummerl_won, row.points)
+            tied = ranked[-1].rank if ranked and (ranked[-1].bummerl_won, ranked[-1].points) == key else None
+            neighbours = [ordered[i] for i in (index - 1, index + 1) if 0 <= i < len(ordered)]
+            if any((n.bummerl_won, n.points) == key for n in neighbours):
+                decided = "punktgleich (gleich viele Bummerl und Punkte)"
+            elif any(n.bummerl_won == row.bummerl_won for n in neighbours):
+                decided = "Punkte"
+            else:
+                decided = "Bummerl gewonnen"
+            ranked.append(row.model_copy(update={"rank": tied or index + 1, "decided_by": decided}))
+        return tuple(ranked)
+
+
+class Standing(Frozen):
+    """One row of the Schnapsen tournament standing."""
+
+    rank: int
+    key: str
+    name: str
+    bummerl_won: int
+    points: int
+    """Points written over all counted sheets."""
+    bummerl_lost: int
+    """Bummerl lost (a Schneider counts 2, a Retourschneider 4)."""
+    sheets: int
+    decided_by: str = ""
 
 
 @register

@@ -416,15 +416,16 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         return tuple(lines)
 
     # -- tournament ----------------------------------------------------------------------------
-    def standings(self, sheets: Sequence[Sheet]) -> tuple[Standing, ...]:
+    def standings(self, sheets: Sequence[Sheet], *, scores: Sequence[Score] | None = None) -> tuple[Standing, ...]:
         """Regel 13: the ranking over all Durchgänge (one sheet per table and Durchgang).
 
         Only finished Durchgänge are ranked: a sheet still being played is refused, since its
-        open Bummerl would be missing from a ranking that looks final."""
+        open Bummerl would be missing from a ranking that looks final. ``scores``, if given, are
+        the sheets' scores (``score(sheet)`` each), so a caller who scored them need not again."""
         rows: dict[str, _Row] = {}
         meetings: dict[frozenset[str], dict[str, int]] = {}
-        for sheet in sheets:
-            result = self.score(sheet).result
+        for index, sheet in enumerate(sheets):
+            result = (scores[index] if scores is not None else self.score(sheet)).result
             assert isinstance(result, WattenResult)
             if not result.finished:
                 a, b = sheet.participants
