@@ -197,7 +197,7 @@ def test_a_dispute_decided_by_the_organizer_is_a_new_revision_with_a_trail(store
     wrong = list(winners)
     wrong[3] = "B" if wrong[3] == "A" else "A"
     phone_sends(store, play_watten(a, winners), "handy-a")
-    phone_sends(store, play_watten(b, wrong), "handy-b")
+    phone_sends(store, play_watten(b, wrong, finish=True), "handy-b")
     assert desk.tables(1)[0].status.state == "uneinig"
     sheets, notes = desk.result_sheets(1)
     assert all(s.context.table != table.table for s in sheets)
@@ -225,9 +225,10 @@ def test_a_dispute_decided_by_the_organizer_is_a_new_revision_with_a_trail(store
     # the phone's own revisions are all still there: nothing overwritten
     assert [r.revision for r in store.sheet_revisions(a.id)] == [len(winners) + 1, decision.revision]
     # the decided score is the standing sheet's
-    assert find_ruleset("watten-turnier").score(decided_sheet).totals == find_ruleset("watten-turnier").score(
-        play_watten(a, winners)
-    ).totals
+    assert (
+        find_ruleset("watten-turnier").score(decided_sheet).totals
+        == find_ruleset("watten-turnier").score(play_watten(a, winners)).totals
+    )
     sheets, notes = desk.result_sheets(1)
     assert [s.id for s in sheets if s.context.table == table.table] == [a.id]
     assert not any("uneinig" in n for n in notes)
@@ -240,13 +241,13 @@ def test_a_corrected_game_and_an_aborted_durchgang_end_the_sheets_as_the_rules_s
     desk = watten_desk(store)
     draw = desk.draw(1, seed=12)
     first, second = draw.tables[0], draw.tables[1]
-    winners = watten_durchgang(random.Random(8))
+    winners = ["A", "B", "B", "A", "A", "B"]  # the first Bummerl still open: a correction changes no ending
     a = desk.assignment(first.seats[0].start_number).sheet
     b = desk.assignment(first.seats[1].start_number).sheet
-    wrong = list(winners)
-    wrong[0] = "B" if wrong[0] == "A" else "A"
-    phone_sends(store, play_watten(a, winners))
-    phone_sends(store, play_watten(b, wrong))
+    wrong = ["B", *winners[1:]]
+    phone_sends(store, play_watten(a, winners, close=False))
+    phone_sends(store, play_watten(b, wrong, close=False))
+    assert desk.tables(1)[0].status.state == "uneinig"
     with pytest.raises(DeskError, match="Spiel 99 gibt es"):
         desk.correct_game(1, first.table, b.id, 99, {"winner": "A"}, "Tippfehler")
     with pytest.raises(DeskError, match="Regelwerk lässt das nicht zu"):
@@ -255,7 +256,9 @@ def test_a_corrected_game_and_an_aborted_durchgang_end_the_sheets_as_the_rules_s
     assert decision.kind == "korrektur" and "Spiel 1" in decision.detail
     corrected = Sheet.from_json(store.latest(b.id).body)  # type: ignore[union-attr]
     assert corrected.entries[-1].device == TURNIERLEITUNG and corrected.entries[-1].target == 1
-    assert desk.tables(1)[0].status.state == "unterschrieben"
+    view = desk.tables(1)[0]
+    assert view.status.state == "läuft" and view.decisions[-1] == decision
+    assert desk.dispute(1, first.table).comparison.agree
 
     # Table 2 never finished: the Turnierleitung ends its Durchgang (Regel 11: Zeitlimit).
     c = desk.assignment(second.seats[0].start_number).sheet
@@ -291,7 +294,7 @@ def test_standings_count_one_sheet_per_table(store: HostStore) -> None:
                 phone_sends(store, play_watten(desk.assignment(seat.start_number, round).sheet, winners))
     standings = desk.standings()
     assert len(standings.rows) == 8
-    assert [r.rank for r in standings.rows][0] == 1
+    assert standings.rows[0].rank == 1
     csv_text = desk.standings_csv().decode("utf-8-sig")
     assert "Team" in csv_text
     games = desk.games_csv().decode("utf-8-sig").splitlines()

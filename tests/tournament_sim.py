@@ -42,9 +42,18 @@ def watten_durchgang(rng: random.Random, target: int = 15, bummerl: int = 3) -> 
     return winners
 
 
-def play_watten(sheet: Sheet, winners: list[str], *, close: bool = True) -> Sheet:
-    for e in watten_games(winners):
-        sheet = sheet.with_entry(e)
+def play_watten(sheet: Sheet, winners: list[str], *, close: bool = True, finish: bool = False) -> Sheet:
+    """Write the games with these winners; ``finish``: stop when the Durchgang is over, and play on
+    (random winners, seeded) if it is not over yet (a sheet made to differ from the other one)."""
+    ruleset = find_ruleset("watten-turnier")
+    if not finish:
+        for e in watten_games(winners):
+            sheet = sheet.with_entry(e)
+        return sign(sheet) if close else sheet
+    more = random.Random(len(winners))
+    queue = list(winners)
+    while not ruleset.score(sheet).status.finished:
+        sheet = sheet.with_entry(entry("game", {"winner": queue.pop(0) if queue else more.choice("AB")}))
     return sign(sheet) if close else sheet
 
 
@@ -77,9 +86,14 @@ def candidates(sheet: Sheet, rng: random.Random) -> list[Entry]:
             partner = rng.choice([i for i in ids if i != player])
             farbe = rng.choice(["eichel", "gras", "schellen"])
             out.append(
-                entry("game", {"spiel": "rufspiel", "spieler": player, "partner": partner, "farbe": farbe, "gewonnen": rng.random() < 0.6})
+                entry(
+                    "game",
+                    {"spiel": "rufspiel", "spieler": player, "partner": partner, "farbe": farbe, "gewonnen": rng.random() < 0.6},
+                )
             )
-        out.append(entry("game", {"spiel": "solo", "farbe": "herz", "spieler": rng.choice(ids), "augen": rng.choice([40, 78, 95])}))
+        out.append(
+            entry("game", {"spiel": "solo", "farbe": "herz", "spieler": rng.choice(ids), "augen": rng.choice([40, 78, 95])})
+        )
     elif kind.startswith("doppelkopf"):
         for _ in range(4):
             pool = list(ids)
