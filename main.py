@@ -69,7 +69,7 @@ class Session:
 
     def form(self) -> NewSheetForm:
         creds = self.tournament.credentials
-        joined = (creds.tournament_id, creds.tournament_name, creds.table) if creds is not None else None
+        joined = (creds.tournament_id, creds.tournament_name, creds.table) if creds is not None and creds.table else None
         return NewSheetForm(self.store, joined=joined)
 
     def sheet(self, sheet_id: str) -> SheetState:
@@ -156,7 +156,7 @@ def CloseRoute() -> ft.View:
 @ft.component
 def JoinRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
-    return JoinScreen(session.tournament, on_joined=lambda: go("/"))
+    return JoinScreen(session.tournament, on_joined=lambda: go("/"), on_open=lambda sheet_id: go(f"/blatt/{sheet_id}"))
 
 
 ROUTES = [

@@ -162,6 +162,13 @@ class Assignment:
     started_at: datetime | None
 
 
+_PLURAL = {"Durchgang": "Durchgänge", "Serie": "Serien", "Runde": "Runden", "Spielabend": "Spielabende"}
+
+
+def _plural(label: str) -> str:
+    return _PLURAL.get(label, f"{label}n")
+
+
 def _text(value: str, field: str, *, limit: int = 200) -> str:
     cleaned = re.sub(r"\s+", " ", value or "").strip()
     if not cleaned:
@@ -314,7 +321,9 @@ class Desk:
         drawn = [d.round for d in self.store.draws(tournament.id)]
         late = max(drawn) + 1 if drawn else None
         if late is not None and late > plan.rounds:
-            raise DeskError(f"Alle {plan.rounds} {plan.round_label}e sind ausgelost: eine Nachmeldung spielt nicht mehr mit")
+            raise DeskError(
+                f"Alle {plan.rounds} {_plural(plan.round_label)} sind ausgelost: eine Nachmeldung spielt nicht mehr mit"
+            )
         self.store.add_entrant(self._record(tournament.id, entrant, late))
         return RosterEntry(entrant, late, None)
 
@@ -365,7 +374,7 @@ class Desk:
                 raise DeskError(f"{self._round_name(round)} ist schon ausgelost (Los-Nummer {self.draw_of(round).seed})")
             raise DeskError(f"Als Nächstes wird {self._round_name(expected)} ausgelost, nicht {self._round_name(round)}")
         if round > plan.rounds:
-            raise DeskError(f"Das Turnier hat {plan.rounds} {plan.round_label}e; ein {round}. gibt es nicht")
+            raise DeskError(f"Das Turnier hat {plan.rounds} {_plural(plan.round_label)}; ein {round}. gibt es nicht")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         if not 0 <= seed < 2**31:

@@ -144,7 +144,9 @@ def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Calla
         state.tournament = made
         return _json(overview(), 201)
 
-    @app.put(f"{PREFIX}/plan", dependencies=organizer, summary="Regelwerk, Optionen, Durchgänge, Datum (vor der ersten Auslosung)")
+    @app.put(
+        f"{PREFIX}/plan", dependencies=organizer, summary="Regelwerk, Optionen, Durchgänge, Datum (vor der ersten Auslosung)"
+    )
     def plan(request: PlanRequest) -> JSONResponse:
         desk().configure(request.ruleset_id, date=request.date, options=request.options, rounds=request.rounds)
         return _json(overview())
@@ -162,11 +164,15 @@ def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Calla
     def register(request: Registration) -> JSONResponse:
         return _json(desk().register(request.name, request.members, request.club, request.start_number), 201)
 
-    @app.post(f"{PREFIX}/entrants/{{start_number}}/withdraw", dependencies=organizer, summary="Rückzug nach dem laufenden Durchgang")
+    @app.post(
+        f"{PREFIX}/entrants/{{start_number}}/withdraw", dependencies=organizer, summary="Rückzug nach dem laufenden Durchgang"
+    )
     def withdraw(start_number: Annotated[int, Path(ge=1, le=100_000)]) -> JSONResponse:
         return _json(desk().withdraw(start_number))
 
-    @app.post(f"{PREFIX}/rounds/{{round}}/draw", dependencies=organizer, status_code=201, summary="Den Durchgang auslosen (Los-Nummer)")
+    @app.post(
+        f"{PREFIX}/rounds/{{round}}/draw", dependencies=organizer, status_code=201, summary="Den Durchgang auslosen (Los-Nummer)"
+    )
     def draw(round: RoundPath, request: Annotated[DrawRequest | None, Body()] = None) -> JSONResponse:
         return _json(desk().draw(round, request.seed if request else None), 201)
 
@@ -195,18 +201,30 @@ def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Calla
             }
         )
 
-    @app.post(f"{PREFIX}/rounds/{{round}}/tables/{{table}}/decide", dependencies=organizer, status_code=201, summary="Dieses Blatt gilt")
+    @app.post(
+        f"{PREFIX}/rounds/{{round}}/tables/{{table}}/decide", dependencies=organizer, status_code=201, summary="Dieses Blatt gilt"
+    )
     def decide(round: RoundPath, table: TablePath, request: DecideRequest) -> JSONResponse:
         return _json(desk().decide(round, table, request.sheet_id, request.reason, request.by), 201)
 
-    @app.post(f"{PREFIX}/rounds/{{round}}/tables/{{table}}/correct", dependencies=organizer, status_code=201, summary="Ein Spiel neu eintragen")
+    @app.post(
+        f"{PREFIX}/rounds/{{round}}/tables/{{table}}/correct",
+        dependencies=organizer,
+        status_code=201,
+        summary="Ein Spiel neu eintragen",
+    )
     def correct(round: RoundPath, table: TablePath, request: CorrectRequest) -> JSONResponse:
         made = desk().correct_game(
             round, table, request.sheet_id, request.game, request.data, request.reason, kind=request.kind, by=request.by
         )
         return _json(made, 201)
 
-    @app.post(f"{PREFIX}/rounds/{{round}}/tables/{{table}}/abort", dependencies=organizer, status_code=201, summary="Durchgang abbrechen")
+    @app.post(
+        f"{PREFIX}/rounds/{{round}}/tables/{{table}}/abort",
+        dependencies=organizer,
+        status_code=201,
+        summary="Durchgang abbrechen",
+    )
     def abort(round: RoundPath, table: TablePath, request: Reason) -> JSONResponse:
         return _json([asdict(d) for d in desk().abort_table(round, table, request.reason, request.by)], 201)
 

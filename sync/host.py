@@ -52,10 +52,10 @@ from .hoststore import Device, HostStore, NewRevision, StoredRevision, Tournamen
 from .protocol import (
     API_PREFIX,
     API_VERSION,
-    AssignmentResponse,
     MAX_BODY_BYTES,
     ORGANIZER_USER,
     TOKEN_HEADER,
+    AssignmentResponse,
     ConflictInfo,
     HostInfo,
     JoinRequest,

@@ -39,10 +39,10 @@ from scoring.compare import Comparison
 __all__ = [
     "API_PREFIX",
     "API_VERSION",
-    "AssignmentResponse",
     "MAX_BODY_BYTES",
     "ORGANIZER_USER",
     "TOKEN_HEADER",
+    "AssignmentResponse",
     "Comparison",
     "ConflictInfo",
     "HostInfo",
