@@ -210,15 +210,16 @@ def _house_rules(sheet: Sheet) -> str:
 def _tischliste(doc: _Document, sheet: Sheet, tz: tzinfo | None) -> None:
     """Add ``sheet`` to ``doc``, starting on a new page."""
     score, problem = _scored(sheet)
+    doc.add_page()  # draws the footer of the page before: only then the note changes
     doc.footer_note = f"Tischblock · Blatt {str(sheet.id)[:8]} · {len(sheet.entries)} Einträge"
-    doc.add_page()
     _sheet_header(doc, sheet, tz)
     if problem:
         doc.set_text_color(170, 0, 0)
         doc.text_line(f"Das Blatt lässt sich nicht werten: {problem}", size=10, style="B")
         doc.set_text_color(0)
     _games(doc, sheet, score)
-    _result(doc, sheet, score)
+    if sheet.entries:
+        _result(doc, sheet, score)
     _trail(doc, sheet, tz)
     _signature(doc, sheet, tz)
 
@@ -304,6 +305,16 @@ def _games(doc: _Document, sheet: Sheet, score: Score | None) -> None:
     doc.set_font("Helvetica", style="B", size=8.5)
     longest = max(doc.get_string_width(printable(word)) for p in people for word in p.name.split())
     value_width = max(13.0 if per == 2 else (16.0 if len(people) <= 5 else 12.0), min(longest + 3, 26.0) / per)
+    blank = all(entry.kind in (CORRECTION, VOID) for entry in sheet.entries)
+    line_height = 3.8
+    padding = (1.0, 1.2, 1.0, 1.2)  # top, right, bottom, left
+    empty = _blank_rows(sheet, score)
+    if blank:  # to fill in by hand: wide columns for the numbers, and the rows the round needs on one page
+        value_width = max(value_width, min(30.0, (doc.epw - 70) / (per * len(people))))
+        room = doc.h - doc.b_margin - doc.get_y() - (18 if stand else 12) - _signature_height(sheet) - 4
+        line_height = max(3.0, min(6.0, room / empty - 1.2))
+        padding = (0.6, 1.2, 0.6, 1.2)  # top, right, bottom, left
+    value_width = min(value_width, (doc.epw - 10 - 50) / (per * len(people)))  # eight players still leave room
     values = value_width * per * len(people)
     text_width = doc.epw - 10 - values
     widths = [10, text_width] + [value_width] * (per * len(people))
@@ -315,10 +326,10 @@ def _games(doc: _Document, sheet: Sheet, score: Score | None) -> None:
         col_widths=widths,
         width=doc.epw,
         text_align="LEFT",
-        line_height=3.8,
+        line_height=line_height,
         num_heading_rows=2 if stand else 1,
         headings_style=head,
-        padding=(1.2, 1.0, 1.2, 1.0),
+        padding=padding,
         v_align="TOP",
     ) as table:
         row = table.row()
@@ -342,9 +353,8 @@ def _games(doc: _Document, sheet: Sheet, score: Score | None) -> None:
             else:
                 _line_row(table, sheet, number, entry.kind, line, stand)
         if not printed:
-            empty = _blank_rows(sheet, score)
             for number in range(1, empty + 1):
-                row = table.row(min_height=7)
+                row = table.row()
                 row.cell(str(number), align="RIGHT")
                 for _ in range(1 + per * len(people)):
                     row.cell("")
@@ -461,14 +471,17 @@ def _trail(doc: _Document, sheet: Sheet, tz: tzinfo | None) -> None:
     doc.ln(2)
 
 
+def _signature_height(sheet: Sheet) -> float:
+    return 12 + 13 * ((len(sheet.participants) + 1) // 2)
+
+
 def _signature(doc: _Document, sheet: Sheet, tz: tzinfo | None) -> None:
     """Who signed (the close entry), the Turnierleitung's note, and a line per participant to sign by hand."""
     close = None
     for entry in sheet.entries:
         if entry.kind == CLOSE:
             close = entry
-    needed = 12 + 9 * len(sheet.participants)
-    if doc.get_y() + needed > doc.h - doc.b_margin:
+    if doc.get_y() + _signature_height(sheet) > doc.h - doc.b_margin:
         doc.add_page()
     doc.set_font("Helvetica", style="B", size=11)
     doc.cell(0, 6, "Unterschriften", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
@@ -481,16 +494,20 @@ def _signature(doc: _Document, sheet: Sheet, tz: tzinfo | None) -> None:
         doc.text_line(signed, size=9.5, height=4.6)
         if close.data.get("override"):
             doc.text_line(f"Vermerk der Turnierleitung: {close.data['override']}", size=9.5, height=4.6)
-    else:
+    elif sheet.entries:
         doc.text_line("Noch nicht abgeschlossen.", size=9.5, height=4.6)
-    doc.ln(3)
-    for p in sheet.participants:
-        y = doc.get_y() + 6
-        doc.set_font("Helvetica", size=9)
-        doc.cell(60, 6, printable(p.name), new_x=XPos.RIGHT, new_y=YPos.TOP)
-        doc.set_draw_color(0)
-        doc.line(doc.l_margin + 62, y, doc.l_margin + 150, y)
-        doc.ln(9)
+    half = doc.epw / 2
+    doc.set_draw_color(0)
+    for index, p in enumerate(sheet.participants):
+        if index % 2 == 0:
+            top = doc.get_y() + 8.0
+        x = doc.l_margin + (index % 2) * half
+        doc.line(x, top, x + half - 10, top)
+        doc.set_xy(x, top + 0.5)
+        doc.set_font("Helvetica", size=8)
+        doc.cell(half - 10, 4, printable(f"Unterschrift {p.name}"))
+        if index % 2 == 1 or index == len(sheet.participants) - 1:
+            doc.set_xy(doc.l_margin, top + 5)
 
 
 def _still_closed(sheet: Sheet) -> bool:
@@ -506,8 +523,22 @@ def _still_closed(sheet: Sheet) -> bool:
 def _is_number(value: str | int) -> bool:
     if isinstance(value, int):
         return True
-    text = value.strip().replace(",", ".").lstrip("+-")
+    text = value.strip().removesuffix("€").removesuffix("%").strip().replace(",", ".").lstrip("+-±")
     return text.replace(".", "", 1).isdigit()
+
+
+def _fit(natural: list[float], numeric: list[bool], width: float) -> list[float]:
+    """Column widths across the page: too wide, all shrink alike; narrower, the text columns take the rest."""
+    total = sum(natural)
+    if not natural or total <= 0:
+        return natural
+    if total >= width:
+        return [w * width / total for w in natural]
+    text = sum(w for w, number in zip(natural, numeric, strict=True) if not number)
+    if text <= 0:
+        return [w * width / total for w in natural]
+    grow = (width - total) / text
+    return [w if number else w * (1 + grow) for w, number in zip(natural, numeric, strict=True)]
 
 
 def table_pdf(
@@ -536,24 +567,23 @@ def table_pdf(
     doc.page_title, doc.page_subtitle = title, subtitle
     doc.footer_note = f"Tischblock · {title}"
     doc.add_page()
-    scale = doc.epw / sum(natural) if natural and sum(natural) > doc.epw else 1.0
-    widths = [w * scale for w in natural]
     numeric = [
         all(_is_number(row[i]) for row in rows if i < len(row) and str(row[i]).strip()) and bool(rows)
         for i in range(len(columns))
     ]
+    widths = _fit(natural, numeric, doc.epw)
     doc.set_font("Helvetica", size=9)
     if columns:
         with doc.table(
             col_widths=widths,
-            width=sum(widths),
+            width=min(sum(widths), doc.epw),
             align="LEFT",
             text_align="LEFT",
             line_height=4.6,
             headings_style=FontFace(emphasis="BOLD", size_pt=9, fill_color=_HEAD_FILL),
             cell_fill_color=_ZEBRA,
             cell_fill_mode="ROWS",
-            padding=(1.2, 1.0, 1.2, 1.0),
+            padding=(1.0, 1.2, 1.0, 1.2),
         ) as table:
             head_row = table.row()
             for index, name in enumerate(columns):
