@@ -226,3 +226,24 @@ def test_set_up_import_draw_and_refusals(host: HostProcess, web: requests.Sessio
     # "Durchgang abbrechen" without the confirmation changes nothing.
     unconfirmed = web.post(f"{url}/veranstalter/runde/2/tisch/2/abbrechen", data={"csrf": key, "reason": "Zeitlimit"}, timeout=30)
     assert unconfirmed.status_code == 422 and "bestätigen" in unconfirmed.text
+
+    # The projector pages through a long list by itself: 10 places a page, then back to the first.
+    for number in range(10, 18):
+        web.post(
+            f"{url}/veranstalter/teilnehmer/neu",
+            data={"csrf": key, "start_number": str(number), "name": f"Team {number}", "member1": "X", "member2": "Y"},
+            timeout=30,
+        )
+    first = web.get(f"{url}/veranstalter/beamer", timeout=30).text
+    assert "Seite 1 von 2" in first and 'content="12;url=/veranstalter/beamer?seite=2"' in first
+    second = web.get(f"{url}/veranstalter/beamer?seite=2", timeout=30).text
+    assert "Seite 2 von 2" in second and 'content="12;url=/veranstalter/beamer?seite=1"' in second
+    ranked_rows = [
+        r
+        for r in csv.reader(
+            io.StringIO(web.get(f"{url}/veranstalter/export/wertung.csv", timeout=30).content.decode("utf-8-sig")), delimiter=";"
+        )
+        if r and r[0].isdigit()
+    ]
+    assert len(ranked_rows) > 10
+    assert first.count('class="rank"') == 10 and second.count('class="rank"') == len(ranked_rows) - 10

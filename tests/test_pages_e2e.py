@@ -227,6 +227,10 @@ def test_an_organizer_runs_a_watten_and_a_schafkopf_tournament(host: HostProcess
     standings = page.get_by_role("table", name="Wertung").inner_text()
     assert "Die Nachzügler" in standings and "Weli-Fans" in standings
     shot(page, "wertung")
+    page.emulate_media(media="print")  # what the printer gets: the list, no navigation, no buttons
+    assert not page.locator("header.top").is_visible() and page.get_by_role("table", name="Wertung").is_visible()
+    assert page.pdf(path=str(tmp_path / "wertung-gedruckt.pdf")).startswith(b"%PDF")
+    page.emulate_media(media="screen")
     table = download(page, "Wertung (CSV)", tmp_path).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(table), delimiter=";"))
     assert rows[0][:3] == ["Platz", "Nr.", "Mannschaft"] and len([r for r in rows if r and r[0].isdigit()]) == 9
