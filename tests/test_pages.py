@@ -247,3 +247,30 @@ def test_set_up_import_draw_and_refusals(host: HostProcess, web: requests.Sessio
     ]
     assert len(ranked_rows) > 10
     assert first.count('class="rank"') == 10 and second.count('class="rank"') == len(ranked_rows) - 10
+
+
+@pytest.mark.parametrize("ruleset_id", ["bauernschnapsen", "talonschnapsen", "doppelkopf-turnier", "schafkopf-turnier"])
+def test_the_set_up_form_offers_every_option_and_reads_it_back(ruleset_id: str) -> None:
+    """What the form shows of a ruleset's options (defaults, the keys of ``option_choices()``) comes back
+    from the browser's form as options the ruleset accepts unchanged."""
+    from starlette.datastructures import FormData
+
+    from scoring import find_ruleset
+    from sync.pages import option_fields, options_from_form
+
+    ruleset = find_ruleset(ruleset_id)
+    fields = option_fields(ruleset_id)
+    assert [f.name for f in fields] == list(ruleset.Options.model_fields)
+    for field in fields:
+        if field.name in ruleset.option_choices():
+            assert field.kind == "choices" and dict(field.choices) == ruleset.option_choices()[field.name]
+    sent: list[tuple[str, str]] = []
+    for field in fields:  # what the browser sends for the form as shown
+        if field.kind == "choices":
+            sent += [(f"opt:{field.name}", key) for key in field.value]
+        elif field.kind == "bool":
+            sent += [(f"opt:{field.name}", "true")] if field.value else []
+        else:
+            sent.append((f"opt:{field.name}", str(field.value)))
+    read = options_from_form(ruleset_id, FormData(sent))
+    assert ruleset.options(read) == ruleset.options()
