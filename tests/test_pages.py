@@ -81,6 +81,13 @@ def test_every_page_needs_the_organizers_password(host: HostProcess) -> None:
     reply = anonymous.post(host.url + "/veranstalter/turnier", data={"name": "x"}, timeout=30, allow_redirects=False)
     assert reply.status_code == 401
     assert anonymous.get(host.url + "/veranstalter/pages.css", timeout=30).status_code == 401
+    # With the password, before anything is set up: every page answers in German HTML, never an error trace.
+    for path in PAGES:
+        reply = anonymous.get(host.url + path, auth=AUTH, timeout=30)
+        assert reply.status_code in (200, 422), (path, reply.status_code, reply.text)
+        assert reply.headers["Content-Type"].startswith("text/html"), (path, reply.headers["Content-Type"])
+    refused = anonymous.get(host.url + "/veranstalter/runde/1/tisch/1/abbrechen", auth=AUTH, timeout=30).text
+    assert "noch keinen Plan" in refused or "nicht ausgelost" in refused, refused
 
 
 def test_set_up_import_draw_and_refusals(host: HostProcess, web: requests.Session, tmp_path: Path) -> None:

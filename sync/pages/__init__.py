@@ -20,15 +20,17 @@ The phone app stays Flet; the organizer's laptop gets these pages.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import FormData, UploadFile
 
@@ -616,27 +618,30 @@ def install_pages(app: FastAPI, state: HostState) -> None:
     """Mount the organizer's pages on the host's app (``create_app`` calls this)."""
     pages = Pages(state)
 
-    @app.middleware("http")
-    async def organizer_only(request: Request, call_next: Any) -> Response:
-        path = request.url.path
-        if path == PREFIX or path.startswith(PREFIX + "/"):
-            if not is_organizer(state, request):
-                return login_required()
-            try:
-                page: Response = await call_next(request)
-            except DeskError as error:
-                return pages.message(str(error))
-            return page
-        response: Response = await call_next(request)
-        return response
+    class PageRoute(APIRoute):
+        """Every page: the organizer's password first, then the page; a refusal of ``Desk`` or a form
+        without the form key becomes a German page (the JSON endpoints keep their own answers)."""
 
-    @app.exception_handler(BadFormKey)
-    async def bad_form(_request: Request, _error: Exception) -> HTMLResponse:
-        return HTMLResponse(
-            "<!doctype html><meta charset=utf-8><h1>Formular abgelehnt</h1><p>Das Formular kam nicht von dieser Seite. "
-            f'Bitte die Seite neu laden und nochmal senden.</p><p><a href="{PREFIX}/">Zur Übersicht</a></p>',
-            status_code=403,
-        )
+        def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+            original = super().get_route_handler()
+
+            async def handler(request: Request) -> Response:
+                if not await run_in_threadpool(is_organizer, state, request):  # scrypt off the event loop
+                    return login_required()
+                try:
+                    return await original(request)
+                except BadFormKey:
+                    return HTMLResponse(
+                        "<!doctype html><meta charset=utf-8><h1>Formular abgelehnt</h1><p>Das Formular kam nicht von "
+                        f'dieser Seite. Bitte die Seite neu laden und nochmal senden.</p><p><a href="{PREFIX}/">Zur Übersicht</a></p>',
+                        status_code=403,
+                    )
+                except DeskError as error:
+                    return await run_in_threadpool(pages.message, str(error))
+
+            return handler
+
+    router = APIRouter(route_class=PageRoute)
 
     async def posted(request: Request) -> FormData:
         form = await request.form(max_files=1, max_fields=500)
@@ -651,31 +656,27 @@ def install_pages(app: FastAPI, state: HostState) -> None:
             out["errors"] = [request.query_params["fehler"][:300]]
         return out
 
-    @app.get("/", include_in_schema=False)
-    def root() -> RedirectResponse:
-        return RedirectResponse(f"{PREFIX}/", status_code=307)
-
-    @app.get(PREFIX, include_in_schema=False)
+    @router.get(PREFIX)
     def prefix_root() -> RedirectResponse:
         return RedirectResponse(f"{PREFIX}/", status_code=307)
 
-    @app.get(f"{PREFIX}/pages.css", include_in_schema=False)
+    @router.get(f"{PREFIX}/pages.css")
     def stylesheet() -> FileResponse:
         return FileResponse(HERE / "static" / "pages.css", media_type="text/css")
 
-    @app.get(f"{PREFIX}/", include_in_schema=False)
+    @router.get(f"{PREFIX}/")
     def setup_page(request: Request) -> HTMLResponse:
         return pages.setup(**flashed(request))
 
-    @app.post(f"{PREFIX}/turnier", include_in_schema=False)
+    @router.post(f"{PREFIX}/turnier")
     async def setup_save(request: Request) -> Response:
         return pages.save_setup(await posted(request))
 
-    @app.get(f"{PREFIX}/teilnehmer", include_in_schema=False)
+    @router.get(f"{PREFIX}/teilnehmer")
     def roster_page(request: Request) -> HTMLResponse:
         return pages.roster(**flashed(request))
 
-    @app.post(f"{PREFIX}/teilnehmer/import", include_in_schema=False)
+    @router.post(f"{PREFIX}/teilnehmer/import")
     async def roster_import(request: Request) -> Response:
         form = await posted(request)
         upload = form.get("file")
@@ -697,70 +698,75 @@ def install_pages(app: FastAPI, state: HostState) -> None:
             return pages.roster(status=422, errors=["Keine CSV-Datei gewählt und nichts eingefügt"])
         return pages.import_roster(form, text)
 
-    @app.post(f"{PREFIX}/teilnehmer/neu", include_in_schema=False)
+    @router.post(f"{PREFIX}/teilnehmer/neu")
     async def roster_add(request: Request) -> Response:
         return pages.register(await posted(request))
 
-    @app.post(f"{PREFIX}/teilnehmer/{{start_number}}/zurueckziehen", include_in_schema=False)
+    @router.post(f"{PREFIX}/teilnehmer/{{start_number}}/zurueckziehen")
     async def roster_withdraw(request: Request, start_number: int) -> Response:
         await posted(request)
         return pages.withdraw(start_number)
 
-    @app.get(f"{PREFIX}/runde/{{number}}", include_in_schema=False)
+    @router.get(f"{PREFIX}/runde/{{number}}")
     def round_page(request: Request, number: int) -> HTMLResponse:
         return pages.round(number, **flashed(request))
 
-    @app.post(f"{PREFIX}/runde/{{number}}/auslosen", include_in_schema=False)
+    @router.post(f"{PREFIX}/runde/{{number}}/auslosen")
     async def round_draw(request: Request, number: int) -> Response:
         return pages.draw(number, await posted(request))
 
-    @app.post(f"{PREFIX}/runde/{{number}}/start", include_in_schema=False)
+    @router.post(f"{PREFIX}/runde/{{number}}/start")
     async def round_start(request: Request, number: int) -> Response:
         await posted(request)
         return pages.start(number)
 
-    @app.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen", include_in_schema=False)
+    @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen")
     def abort_page(number: int, table: int) -> HTMLResponse:
         return pages.abort_form(number, table)
 
-    @app.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen", include_in_schema=False)
+    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen")
     async def abort_table(request: Request, number: int, table: int) -> Response:
         return pages.abort(number, table, await posted(request))
 
-    @app.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}", include_in_schema=False)
+    @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}")
     def dispute_page(request: Request, number: int, table: int) -> HTMLResponse:
         return pages.dispute(number, table, **flashed(request))
 
-    @app.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/entscheiden", include_in_schema=False)
+    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/entscheiden")
     async def dispute_decide(request: Request, number: int, table: int) -> Response:
         return pages.decide(number, table, await posted(request))
 
-    @app.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/korrigieren", include_in_schema=False)
+    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/korrigieren")
     async def dispute_correct(request: Request, number: int, table: int) -> Response:
         return pages.correct(number, table, await posted(request))
 
-    @app.get(f"{PREFIX}/wertung", include_in_schema=False)
+    @router.get(f"{PREFIX}/wertung")
     def standings_page() -> HTMLResponse:
         return pages.standings()
 
-    @app.get(f"{PREFIX}/beamer", include_in_schema=False)
+    @router.get(f"{PREFIX}/beamer")
     def beamer_page(seite: int = 1) -> HTMLResponse:
         return pages.beamer(seite)
 
     # -- downloads ------------------------------------------------------------------------------
-    @app.get(f"{PREFIX}/export/wertung.csv", include_in_schema=False)
+    @router.get(f"{PREFIX}/export/wertung.csv")
     def standings_csv() -> Response:
         desk = pages.desk()
         return _download(desk.standings_csv(), f"{desk.tournament().id}-wertung.csv", "text/csv; charset=utf-8")
 
-    @app.get(f"{PREFIX}/export/spiele.csv", include_in_schema=False)
+    @router.get(f"{PREFIX}/export/spiele.csv")
     def games_csv() -> Response:
         desk = pages.desk()
         return _download(desk.games_csv(), f"{desk.tournament().id}-spiele.csv", "text/csv; charset=utf-8")
 
     from .downloads import install_pdf_downloads
 
-    install_pdf_downloads(app, pages)
+    install_pdf_downloads(router, pages)
+    app.include_router(router)
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        return RedirectResponse(f"{PREFIX}/", status_code=307)
 
 
 def _escape(text: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fastapi import FastAPI
+from fastapi import APIRouter
 from fastapi.responses import Response
 
 from scoring import Sheet
@@ -98,17 +98,17 @@ def tischlisten_pdf(pages: Pages, round: int) -> bytes:
     return make(round_sheets(pages, round), f"{name}: Tischlisten", subtitle)
 
 
-def install_pdf_downloads(app: FastAPI, pages: Pages) -> None:
+def install_pdf_downloads(router: APIRouter, pages: Pages) -> None:
     from . import PREFIX, _download
 
-    @app.get(f"{PREFIX}/export/ergebnisliste.pdf", include_in_schema=False)
+    @router.get(f"{PREFIX}/export/ergebnisliste.pdf")
     def results() -> Response:
         return _download(results_pdf(pages), f"{pages.desk().tournament().id}-ergebnisliste.pdf", PDF)
 
-    @app.get(f"{PREFIX}/export/runde-{{round}}-auslosung.pdf", include_in_schema=False)
+    @router.get(f"{PREFIX}/export/runde-{{round}}-auslosung.pdf")
     def draw(round: int) -> Response:
         return _download(draw_pdf(pages, round), f"{pages.desk().tournament().id}-auslosung-{round}.pdf", PDF)
 
-    @app.get(f"{PREFIX}/export/runde-{{round}}-tischlisten.pdf", include_in_schema=False)
+    @router.get(f"{PREFIX}/export/runde-{{round}}-tischlisten.pdf")
     def tischlisten(round: int) -> Response:
         return _download(tischlisten_pdf(pages, round), f"{pages.desk().tournament().id}-tischlisten-{round}.pdf", PDF)
