@@ -20,6 +20,7 @@ The phone app stays Flet; the organizer's laptop gets these pages.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -202,6 +203,8 @@ class Pages:
 
     def __init__(self, state: HostState) -> None:
         self.state = state
+        self._beamer: tuple[float, str, Any] | None = None
+        """(when, tournament id, standings) last shown on the projector: its pages share one computation."""
 
     def desk(self) -> Desk:
         return self.state.desk or Desk(self.state.store)
@@ -532,9 +535,21 @@ class Pages:
             refresh=DASHBOARD_REFRESH,
         )
 
+    def beamer_standings(self, desk: Desk) -> Any:
+        """The standings for the projector, computed at most once per page interval: paging through a long
+        list (and a second projector) must not recompute them for every page."""
+        now = time.monotonic()
+        tournament_id = desk.tournament().id
+        cached = self._beamer
+        if cached is not None and cached[1] == tournament_id and now - cached[0] < BEAMER_REFRESH - 1:
+            return cached[2]
+        standings = desk.standings()
+        self._beamer = (now, tournament_id, standings)
+        return standings
+
     def beamer(self, page: int) -> HTMLResponse:
         desk = self.desk()
-        standings = desk.standings()
+        standings = self.beamer_standings(desk)
         # The projector shows the first columns that decide the ranking, not every detail.
         shown_columns = list(standings.columns[:4])
         rows = standings.rows
