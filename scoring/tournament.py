@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -81,6 +81,9 @@ _COLUMNS: dict[str, str] = {
 """Header names a roster may use (compared case-insensitively, ``_`` read as a space)."""
 
 
+_EMPTY = "Die Datei ist leer: erwartet wird eine Kopfzeile (z. B. Startnummer;Name) und eine Zeile je Meldung"
+
+
 def _column(header: str) -> str | None:
     key = " ".join(header.replace("_", " ").split()).casefold()
     return _COLUMNS.get(key)
@@ -120,9 +123,7 @@ class Roster(Frozen):
         lines = text.split("\n")
         first = next((i for i, line in enumerate(lines) if line.strip()), None)
         if first is None:
-            raise RosterError(
-                ["Die Datei ist leer: erwartet wird eine Kopfzeile (z. B. Startnummer;Name) und eine Zeile je Meldung"]
-            )
+            raise RosterError([_EMPTY])
         delimiter = _delimiter(lines[first])
         problems: list[str] = []
         rows: list[tuple[int, list[str]]] = []
@@ -140,6 +141,8 @@ class Roster(Frozen):
             raise RosterError(
                 [f"Zeile {line_before + 1}: ein Anführungszeichen ist nicht geschlossen oder steht mitten im Feld"]
             ) from None
+        if not rows:
+            raise RosterError([_EMPTY])
         header_line, header = rows[0]
         fields: list[str | None] = [_column(h) for h in header]
         for index, (raw, field) in enumerate(zip(header, fields, strict=True)):
@@ -414,7 +417,14 @@ def _counts(plan: TournamentPlan, sheet: Sheet, score: Score) -> bool:
     return score.status.finished
 
 
-def counted_sheets(plan: TournamentPlan, sheets: Sequence[Sheet]) -> tuple[list[tuple[Sheet, Score]], list[str]]:
+Scorer = Callable[[Sheet], Score]
+"""What scores a sheet: its ruleset's ``score`` (the default), or the host's cache of the scores it
+computed when each revision arrived (it must return exactly ``score(sheet)``)."""
+
+
+def counted_sheets(
+    plan: TournamentPlan, sheets: Sequence[Sheet], scorer: Scorer | None = None
+) -> tuple[list[tuple[Sheet, Score]], list[str]]:
     """The sheets that count, scored once, and a German note for each left out and why.
 
     Sheets are grouped by round and table. A table's sheets count when they are finished and
@@ -430,7 +440,7 @@ def counted_sheets(plan: TournamentPlan, sheets: Sequence[Sheet]) -> tuple[list[
             )
             continue
         try:
-            score = ruleset.score(sheet)
+            score = (scorer or ruleset.score)(sheet)
         except RuleViolation as error:
             notes.append(f"{_where(plan, sheet)}: fehlerhaft, nicht gewertet ({error})")
             continue
@@ -480,7 +490,9 @@ def _euro(cents: int) -> str:
     return f"{cents // 100},{cents % 100:02d} €"
 
 
-def tournament_standings(plan: TournamentPlan, roster: Roster, sheets: Sequence[Sheet]) -> Standings:
+def tournament_standings(
+    plan: TournamentPlan, roster: Roster, sheets: Sequence[Sheet], *, scorer: Scorer | None = None
+) -> Standings:
     """The standings over all counted sheets, ranked by the ruleset's own ``standings()``.
 
     - Watten (Regel 13): Bummerl won, Punkteverhältnis, Punkte, direct comparison, else an
@@ -491,9 +503,12 @@ def tournament_standings(plan: TournamentPlan, roster: Roster, sheets: Sequence[
     - Schnapsen: Bummerl won, then points.
 
     Withdrawn entrants keep their finished rounds. Entrants without a counted sheet yet are
-    listed last. Sheets not counted (unfinished, unsigned, disputed) are named in ``notes``."""
+    listed last. Sheets not counted (unfinished, unsigned, disputed) are named in ``notes``.
+
+    Every sheet is scored once (``scorer``, by default its ruleset's ``score``); a host that
+    scored each revision when it arrived may pass those scores instead of scoring all again."""
     ruleset = plan.ruleset
-    counted, notes = counted_sheets(plan, sheets)
+    counted, notes = counted_sheets(plan, sheets, scorer)
     sheet_list = [s for s, _ in counted]
     score_list = [sc for _, sc in counted]
     name_header = "Mannschaft" if plan.unit == "team" else "Spieler"

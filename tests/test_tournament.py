@@ -4,15 +4,30 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.draw import draw_round, sheet_for
-from scoring.tournament import Entrant, Roster, RosterError, Unit, plan_for, tournament_standings
+from scoring import find_ruleset
+from scoring.draw import Seat, TableDraw, draw_round, sheet_for
+from scoring.tournament import (
+    GAMES_COLUMNS,
+    Entrant,
+    Roster,
+    RosterError,
+    TournamentPlan,
+    Unit,
+    games_csv,
+    plan_for,
+    standings_csv,
+    table_status,
+    tournament_standings,
+)
 
 from .conftest import DATA
+from .tournament_data import SCHAFKOPF_HUNDERT, make_sheet, schafkopf_tournament, watten_entries, watten_roster, watten_tournament
 
 
 def test_plan_for_each_document() -> None:
@@ -227,3 +242,122 @@ def test_written_by_a_spreadsheet_read_back_and_one_bad_row_refuses_all(
         Roster.parse_csv(out.getvalue(), "player")
     line = where + 2  # the header is line 1
     assert [p for p in caught.value.problems if p.startswith(f"Zeile {line}: ") and "Startnummer" in p], caught.value.problems
+
+
+# -- table status ----------------------------------------------------------------------------------
+
+START = datetime(2026, 11, 23, 19, 0, tzinfo=UTC)
+
+
+def watten_table() -> tuple[TournamentPlan, Roster, TableDraw]:
+    plan = plan_for("watten-turnier")
+    roster = watten_roster()
+    return plan, roster, TableDraw(table=5, seats=(Seat(start_number=7, seat=1), Seat(start_number=10, seat=2)))
+
+
+def test_a_table_without_sheets_has_not_begun_and_the_clock_runs() -> None:
+    plan, _, table = watten_table()
+    status = table_status(plan, table, [], START + timedelta(minutes=25), START)
+    assert (status.state, status.games, status.minutes_left, status.time_up) == ("nicht begonnen", 0, 45, False)
+    assert status.stand == "noch kein Blatt"
+
+
+def test_a_watten_table_playing_shows_the_stand_and_the_minutes_left() -> None:
+    plan, roster, table = watten_table()
+    entries = watten_entries("W0 W2")[:2]  # Bummerl 1 won 15:0, then Laab-Sau 2
+    a = make_sheet(plan, roster, 1, 5, (7, 10), entries, written_by="A")
+    b = make_sheet(plan, roster, 1, 5, (7, 10), entries[:1], written_by="B")  # one game behind
+    status = table_status(plan, table, [a, b], START + timedelta(minutes=69, seconds=1), START)
+    assert status.state == "läuft"
+    assert status.games == 2 and status.sheets == 2
+    assert status.stand.startswith("Bummerl 2 von 3, Stand 0:2")
+    assert status.minutes_left == 1 and not status.time_up
+    assert status.comparison is not None and status.comparison.first_difference == 2
+    late = table_status(plan, table, [a, b], START + timedelta(minutes=71), START)
+    assert (late.minutes_left, late.time_up) == (0, True)
+
+
+def test_signed_missing_and_disagreeing_tables() -> None:
+    plan, roster, table = watten_table()
+    done = [*watten_entries("W0 W0 L0"), ("close", {"signed_by": "Schellen-Sieben"})]
+    a = make_sheet(plan, roster, 1, 5, (7, 10), done, written_by="A")
+    b = make_sheet(plan, roster, 1, 5, (7, 10), done, written_by="B")
+    signed = table_status(plan, table, [a, b], START + timedelta(minutes=80), START)
+    assert signed.state == "unterschrieben" and signed.minutes_left is None and not signed.time_up
+    assert signed.comparison is not None and signed.comparison.agree
+    assert table_status(plan, table, [a]).state == "fehlt"
+    other = make_sheet(plan, roster, 1, 5, (7, 10), [*watten_entries("W0 W2 L0"), done[-1]], written_by="B")
+    disputed = table_status(plan, table, [a, other])
+    assert disputed.state == "uneinig"
+    assert disputed.comparison is not None and disputed.comparison.first_difference == 2
+    # Disagreeing at a game both have written is a dispute already while the table still plays.
+    playing = make_sheet(plan, roster, 1, 5, (7, 10), watten_entries("W0 W2")[:3], written_by="B")
+    assert table_status(plan, table, [a, playing]).state == "uneinig"
+
+
+def test_schafkopf_table_shows_the_reuegeld_owed_at_the_kasse() -> None:
+    tournament = schafkopf_tournament()
+    draw_table = TableDraw(table=1, seats=tuple(Seat(start_number=n, seat=i) for i, n in enumerate((1, 2, 3, 4), start=1)))
+    first = tournament.sheets[0]
+    status = table_status(tournament.plan, draw_table, [first])
+    assert (status.state, status.reuegeld_cents, status.games, status.minutes_left) == ("unterschrieben", 150, 4, None)
+    playing = first.model_copy(update={"entries": first.entries[:3]})
+    status = table_status(tournament.plan, draw_table, [playing])
+    assert (status.state, status.reuegeld_cents) == ("läuft", 50)
+    assert "Reuegeld: Spieler 4 0,50 €" in status.stand
+    assert table_status(tournament.plan, draw_table, [first.model_copy(update={"entries": ()})]).state == "nicht begonnen"
+
+
+def test_a_sheet_of_another_table_is_not_counted_at_this_one() -> None:
+    tournament = schafkopf_tournament()
+    draw_table = TableDraw(table=1, seats=tuple(Seat(start_number=n, seat=i) for i, n in enumerate((1, 2, 3, 4), start=1)))
+    stray = tournament.sheets[1]
+    status = table_status(tournament.plan, draw_table, [stray])
+    assert status.state == "nicht begonnen"
+    assert status.notes == (f"Blatt {stray.id} gehört nicht an Tisch 1 (andere Startnummern)",)
+
+
+# -- exports ---------------------------------------------------------------------------------------
+
+
+def test_standings_csv_opens_in_a_spreadsheet() -> None:
+    tournament = schafkopf_tournament()
+    standings = tournament_standings(tournament.plan, tournament.roster, tournament.sheets)
+    text = standings_csv(standings)
+    table = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert table[0] == ["Platz", "Nr.", "Spieler", "Ergebnis", "Tischpunkte", "Spielpunkte", "Serien", "Reuegeld", "Entscheidung"]
+    assert table[1] == ["1", "1", "Spieler 1", "76", "70", "6", "2", "0,00 €", "Ergebnis"]
+    assert table[9] == []
+    assert table[10] == ["Hinweis", SCHAFKOPF_HUNDERT[0]]
+    assert text.endswith("\r\n")
+
+
+def test_games_csv_has_one_row_per_game_and_participant() -> None:
+    tournament = watten_tournament(both_teams_write=False)
+    first = tournament.sheets[0]
+    named = first.model_copy(
+        update={"participants": (first.participants[0].model_copy(update={"name": 'Die "Sau"; treiber'}), first.participants[1])}
+    )
+    text = games_csv([named, *tournament.sheets[1:]])
+    table = list(csv.DictReader(io.StringIO(text), delimiter=";"))
+    assert tuple(table[0]) == GAMES_COLUMNS
+    sheet_rows = [r for r in table if r["sheet_id"] == str(first.id)]
+    # "W0 W0 L0": three games of 15 and the close, for both teams.
+    assert [(r["entry"], r["kind"], r["start_number"], r["points"], r["total"]) for r in sheet_rows] == [
+        ("1", "game", "6", "15", "15"),
+        ("1", "game", "7", "0", "0"),
+        ("2", "game", "6", "15", "30"),
+        ("2", "game", "7", "0", "0"),
+        ("3", "game", "6", "0", "30"),
+        ("3", "game", "7", "15", "15"),
+        ("4", "close", "6", "0", "30"),
+        ("4", "close", "7", "0", "15"),
+    ]
+    assert sheet_rows[0]["name"] == 'Die "Sau"; treiber'
+    assert sheet_rows[0]["round"] == "1" and sheet_rows[0]["table"] == "1" and sheet_rows[0]["round_label"] == "Durchgang"
+    assert "Regel 12" in sheet_rows[0]["explanation"] or "Spielwert" in sheet_rows[0]["explanation"]
+    # Points per team over all games equal the sheets' totals: nothing is scored twice or dropped.
+    totals: dict[str, int] = {}
+    for r in table:
+        totals[r["start_number"]] = totals.get(r["start_number"], 0) + int(r["points"])
+    assert sum(totals.values()) == sum(sum(find_ruleset(s.ruleset.id).score(s).totals.values()) for s in tournament.sheets)
