@@ -537,7 +537,8 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         given = request.join_code.strip().upper().encode("utf-8")
         if not hmac.compare_digest(given, state.tournament.join_code.encode("utf-8")):
             state.limiter.hit(state.join_limit, address)
-            log.warning("Falscher Beitrittscode von %s (Tisch %d)", address, request.table)
+            where = f"Tisch {request.table}" if request.table is not None else f"Startnummer {request.start_number}"
+            log.warning("Falscher Beitrittscode von %s (%s)", address, where)
             raise HostError(403, "Falscher Beitrittscode")
         desk = _desk(state)
         drawn = desk.has_plan() and desk.has_roster()
@@ -555,7 +556,8 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
             team = entry.entrant.name
         elif drawn:
             raise HostError(
-                422, "In diesem Turnier werden die Tische ausgelost: bitte mit der Startnummer beitreten (sie steht auf der Startliste)"
+                422,
+                "In diesem Turnier werden die Tische ausgelost: bitte mit der Startnummer beitreten (sie steht auf der Startliste)",
             )
         token = secrets.token_urlsafe(32)
         device = store.add_device(

@@ -11,15 +11,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from scoring import Entry, Participant, Sheet, find_ruleset
+from scoring import Entry, Participant, RuleViolation, Sheet, find_ruleset
 
 
 def entry(kind: str, data: dict[str, Any] | None = None) -> Entry:
     return Entry(kind=kind, data=data or {})
 
 
-def sign(sheet: Sheet, signed_by: str = "Listenführer") -> Sheet:
-    return sheet.with_entry(entry("close", {"signed_by": signed_by}))
+def sign(sheet: Sheet, signed_by: str | None = None) -> Sheet:
+    """Close the sheet, signed by whoever keeps it (the Listenführer); early only with the Turnierleitung's note."""
+    keeper = next((p.name for p in sheet.participants if p.id == sheet.context.written_by), "Listenführer")
+    signed = sheet.with_entry(entry("close", {"signed_by": signed_by or keeper}))
+    try:
+        find_ruleset(sheet.ruleset.id).score(signed)
+    except RuleViolation:  # not over yet (a Pflichtsolo open, games left): the Turnierleitung's note
+        note = {"signed_by": signed_by or keeper, "override": "Vorzeitig beendet, Vermerk der Turnierleitung"}
+        signed = sheet.with_entry(entry("close", note))
+    return signed
 
 
 def watten_games(winners: list[str]) -> list[Entry]:
@@ -64,7 +72,7 @@ def play_random(sheet: Sheet, rng: random.Random, *, close: bool = True, limit: 
     ruleset = find_ruleset(sheet.ruleset.id)
     checker = ruleset.checker(sheet)
     for _ in range(limit):
-        if checker.score().status.finished:
+        if checker.score.status.finished:
             break
         options = [c for c in candidates(sheet, rng) if checker.allows(c)]
         if not options:
@@ -99,6 +107,7 @@ def candidates(sheet: Sheet, rng: random.Random) -> list[Entry]:
             pool = list(ids)
             rng.shuffle(pool)
             out.append(entry("game", {"re": pool[:2], "augen": rng.choice([131, 150, 100, 90, 121])}))
+        out.append(entry("game", {"typ": "bubensolo", "re": [rng.choice(ids)], "augen": rng.choice([128, 100, 150])}))
     elif kind in ("bauernschnapsen", "talonschnapsen"):
         for _ in range(3):
             out.append(entry("game", {"game": "normal", "won": rng.random() < 0.5, "augen": rng.choice(["ab33", "unter33"])}))
