@@ -369,13 +369,14 @@ def _line_row(table: Any, sheet: Sheet, number: int, kind: str, line: Line | Non
         for _ in range(len(sheet.participants) * (2 if stand else 1)):
             row.cell("")
         return
-    title = "" if line.kind == "game" else kind_label(line.kind)
-    if line.corrected_by:
-        title += " (korrigiert durch Eintrag " + ", ".join(map(str, line.corrected_by)) + ")"
-    title = title.strip()
     texts = _texts(line)
-    text = "\n".join(texts) or kind_label(line.kind)
-    row.cell(printable(f"{title}: {text}" if title else text))
+    if not texts:
+        texts = [kind_label(line.kind)]
+    elif line.kind != "game":
+        texts[0] = f"{kind_label(line.kind)}: {texts[0]}"
+    if line.corrected_by:
+        texts.append("(korrigiert durch Eintrag " + ", ".join(map(str, line.corrected_by)) + ")")
+    row.cell(printable("\n".join(texts)))
     for p in sheet.participants:
         total = str(line.totals.get(p.id, ""))
         if stand:
