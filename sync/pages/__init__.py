@@ -268,7 +268,7 @@ class Pages:
             "setup.html",
             desk,
             title="Turnier",
-            tournament=type("T", (), {"plan": plan})(),
+            plan=plan,
             ruleset_title=find_ruleset(plan.ruleset_id).title if plan else "",
             entrant_count=len([e for e in desk.roster_entries() if e.withdrawn_after is None]) if plan else 0,
             join_code=tournament.join_code,
@@ -408,11 +408,9 @@ class Pages:
                     "can_abort": started is not None and s.state in ("nicht begonnen", "läuft"),
                 }
             )
-        if started is not None and plan.time_limit_minutes and minutes_left is None:
-            elapsed = (datetime.now(UTC) - (started if started.tzinfo else started.replace(tzinfo=UTC))).total_seconds()
-            minutes_left = plan.time_limit_minutes - int(elapsed // 60)
         values.update(
             started=started,
+            started_text=_local(started),
             tables=tables,
             minutes_left=minutes_left,
             reuegeld=any(view["reuegeld"] != _euro(0) for view in tables) or plan.ruleset_id.startswith("schafkopf"),
