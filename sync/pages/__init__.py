@@ -775,7 +775,7 @@ def install_pages(app: FastAPI, state: HostState) -> None:
     from .downloads import install_pdf_downloads
 
     install_pdf_downloads(router, pages)
-    app.include_router(router)
+    app.include_router(router, include_in_schema=False)
 
     @app.get("/", include_in_schema=False)
     def root() -> RedirectResponse:
