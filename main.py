@@ -127,7 +127,7 @@ class Session:
 
     def form(self) -> NewSheetForm:
         creds = self.tournament.credentials
-        joined = (creds.tournament_id, creds.tournament_name, creds.table) if creds is not None else None
+        joined = (creds.tournament_id, creds.tournament_name, creds.table) if creds is not None and creds.table else None
         own = self.settings.settings
         return NewSheetForm(self.store, joined=joined, own_name=own.own_name, usual_house_rules=own.house_rules == "meist")
 
@@ -242,8 +242,12 @@ def JoinRoute() -> ft.View:
         session.joined()
         go("/")
 
+    def open_drawn(sheet_id: str) -> None:
+        session.joined()
+        go(f"/blatt/{sheet_id}")
+
     names = ft.use_memo(session.names, dependencies=[])
-    return JoinScreen(session.tournament, on_joined=joined, names=names)
+    return JoinScreen(session.tournament, on_joined=joined, names=names, on_open=open_drawn)
 
 
 @ft.component

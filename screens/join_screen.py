@@ -1,4 +1,5 @@
-"""Turnier beitreten: the organizer's join line (or address and code), the table, the team, the phone's name."""
+"""Turnier beitreten: the organizer's join line (or address and code), the Startnummer (or the table and
+the team), the phone's name; once joined with the Startnummer, "Meinen Tisch öffnen" opens the drawn sheet."""
 
 from __future__ import annotations
 
@@ -47,11 +48,27 @@ def _team_offers(state: TournamentState, names: list[str]) -> ft.Control:
 
 @scaling
 @ft.component
-def JoinScreen(state: TournamentState, on_joined: Callable[[], None], names: list[str] | None = None) -> ft.View:
-    """``names``: the names used on this phone before, offered for the team as the player types."""
+def JoinScreen(
+    state: TournamentState,
+    on_joined: Callable[[], None],
+    names: list[str] | None = None,
+    on_open: Callable[[str], None] | None = None,
+) -> ft.View:
+    """``names``: the names used on this phone before, offered for the team as the player types;
+    ``on_open``: opens the sheet of the table the draw gave this phone."""
+
+    def open_table() -> None:
+        sheet_id = state.open_assigned()
+        if sheet_id is not None and on_open is not None:
+            on_open(sheet_id)
 
     def join(_: ft.Event[ft.Button]) -> None:
         if state.join():
+            if state.by_draw and on_open is not None:
+                sheet_id = state.open_assigned()
+                if sheet_id is not None:
+                    on_open(sheet_id)
+                return  # not drawn yet: stay here, the button below asks again
             on_joined()
 
     controls: list[ft.BaseControl] = []
@@ -60,6 +77,20 @@ def JoinScreen(state: TournamentState, on_joined: Callable[[], None], names: lis
         controls.append(
             ft.Text("Abgeschlossene Blätter gehen von selbst an den Veranstalter, sobald das Handy ihn erreicht.", size=15)
         )
+        if state.by_draw:
+            if state.assigned:
+                controls.append(ft.Text(f"Ausgelost: {state.assigned}", size=15))
+            if state.errors.get("assignment"):
+                controls.append(ft.Text(state.errors["assignment"], size=15, color=ft.Colors.ERROR))
+            controls.append(
+                ft.Button(
+                    "Meinen Tisch öffnen",
+                    icon=ft.Icons.TABLE_RESTAURANT,
+                    height=56,
+                    style=ft.ButtonStyle(text_style=ft.TextStyle(size=18, weight=ft.FontWeight.BOLD)),
+                    on_click=lambda _: open_table(),
+                )
+            )
         controls.append(
             ft.OutlinedButton("Turnier auf diesem Handy verlassen", icon=ft.Icons.LOGOUT, height=48, on_click=lambda _: state.leave())
         )
@@ -74,6 +105,15 @@ def JoinScreen(state: TournamentState, on_joined: Callable[[], None], names: lis
                 _field(state, "target", "Beitrittszeile oder Adresse", state.target),
                 _field(state, "code", "Beitrittscode", state.code),
                 _field(state, "fingerprint", "Fingerabdruck (erste 8 Zeichen)", state.fingerprint),
+                _field(
+                    state,
+                    "start_number",
+                    "Startnummer",
+                    state.start_number,
+                    number=True,
+                    hint="wenn die Tische ausgelost werden",
+                ),
+                ft.Text("Ohne Auslosung statt der Startnummer Tisch und Mannschaft:", size=14),
                 ft.Row(
                     spacing=8,
                     controls=[

@@ -1,8 +1,9 @@
 """The tournament this phone joined, and where each sheet stands on its way to the organizer.
 
 Joining takes the organizer's join line (``tischblock://join?url=…&code=…&fp=…``, printed and shown
-as a QR code by ``tischblock host``) or the host's address and the join code, the table and the
-team or seat this phone writes for. The credentials are kept beside the store; from then on one
+as a QR code by ``tischblock host``) or the host's address and the join code, and then either the
+Startnummer (a tournament whose tables the organizer draws: ``open_assigned`` fetches the round's
+table, seat and prepared sheet and opens it) or the table and the team or seat this phone writes for. The credentials are kept beside the store; from then on one
 ``SyncService`` per store sends every queued sheet in the background until the host acknowledges
 it. ``pull`` reads where each sheet stands into this observable state on the app's own loop (the
 screens call it every second while they are shown; the sender works in its own thread).
@@ -20,12 +21,15 @@ from urllib.parse import urlsplit
 import flet as ft
 
 from storage import SheetStore, StorageError
+from storage.errors import SheetExists
 from storage.repository import default_device
 from sync.client import (
     CertificateMismatch,
     Credentials,
+    HostClient,
     HostUnreachable,
     JoinRefused,
+    NotDrawn,
     SyncError,
     forget_credentials,
     join,
@@ -68,6 +72,8 @@ class TournamentState:
     target: str = ""
     """The join line, or the host's address."""
     code: str = ""
+    start_number: str = ""
+    """The Startnummer, where the organizer draws the tables (then no table or team is asked)."""
     table: str = ""
     team: str = ""
     fingerprint: str = ""
@@ -77,6 +83,8 @@ class TournamentState:
     problem: str | None = None
     """Why sending does not get through right now (German), ``None`` while it does."""
     states: dict[str, SheetSync] = field(default_factory=dict)
+    assigned: str | None = None
+    """Where the Startnummer plays now ("Durchgang 2 · Tisch 5 · Platz 1"), once asked."""
 
     def __post_init__(self) -> None:
         try:
@@ -97,8 +105,16 @@ class TournamentState:
         if self.credentials is None:
             return ""
         creds = self.credentials
-        parts = [creds.tournament_name, f"Tisch {creds.table}", creds.team]
+        if creds.start_number is not None:
+            parts = [creds.tournament_name, f"Startnummer {creds.start_number}", creds.team]
+        else:
+            parts = [creds.tournament_name, f"Tisch {creds.table}", creds.team]
         return " · ".join(p for p in parts if p)
+
+    @property
+    def by_draw(self) -> bool:
+        """Joined with the Startnummer: the table comes from each round's draw."""
+        return self.credentials is not None and self.credentials.start_number is not None
 
     # -- joining --------------------------------------------------------------------------------
     def set_field(self, name: str, value: str) -> None:
@@ -113,9 +129,13 @@ class TournamentState:
             errors["target"] = "Beitrittszeile (tischblock://join?…) oder Adresse des Veranstalters eingeben."
         elif not target.startswith("tischblock:") and not self.code.strip():
             errors["code"] = "Der Beitrittscode fehlt (er steht unter dem QR-Code des Veranstalters)."
+        number = self.start_number.strip()
         table = self.table.strip()
-        if not table.isdigit() or not 1 <= int(table) <= 999:
-            errors["table"] = "Tischnummer: eine ganze Zahl von 1 bis 999."
+        if number:
+            if not number.isdigit() or not 1 <= int(number) <= 99_999:
+                errors["start_number"] = "Startnummer: eine ganze Zahl, wie sie auf der Startliste steht."
+        elif not table.isdigit() or not 1 <= int(table) <= 999:
+            errors["table"] = "Tischnummer: eine ganze Zahl von 1 bis 999 (oder oben die Startnummer, wenn ausgelost wird)."
         if not self.device_name.strip():
             errors["device_name"] = "Bitte dem Handy einen Namen geben (z. B. „Tisch 4, Sautreiber“)."
         if errors:
@@ -129,11 +149,12 @@ class TournamentState:
         try:
             credentials = join(
                 target,
-                int(table),
-                self.team.strip() or None,
+                None if number else int(table),
+                None if number else (self.team.strip() or None),
                 self.device_name.strip()[:80],
                 code=self.code.strip() or None,
                 fingerprint=fingerprint,
+                start_number=int(number) if number else None,
             )
         except InvalidJoinLine as error:
             self.errors = {"target": str(error)}
@@ -176,7 +197,37 @@ class TournamentState:
         """Leave the tournament on this phone (the sheets stay; unsent ones are sent after joining again)."""
         _stop_service(self.store)
         forget_credentials(self.store.root)
-        self.credentials, self.states, self.problem = None, {}, None
+        self.credentials, self.states, self.problem, self.assigned = None, {}, None, None
+
+    def open_assigned(self, round: int | None = None) -> str | None:
+        """Ask the organizer where this Startnummer plays (the latest drawn round, or ``round``) and make
+        that table's prepared sheet on this phone (once; asking again opens the same sheet).
+
+        Returns the sheet's id, or ``None`` with the reason in ``errors["assignment"]``."""
+        creds = self.credentials
+        if creds is None or creds.start_number is None:
+            self.errors = {"assignment": "Dieses Handy ist nicht mit einer Startnummer angemeldet."}
+            return None
+        try:
+            with HostClient.for_credentials(creds) as client:
+                found = client.assignment(round)
+        except NotDrawn as error:
+            self.errors = {"assignment": f"Noch kein Tisch: {error}"}
+            return None
+        except SyncError as error:
+            self.errors = {"assignment": str(error)}
+            return None
+        try:
+            self.store.create(found.sheet)
+        except SheetExists:
+            pass  # asked before: the same sheet, with whatever was written on it since
+        except StorageError as error:
+            self.errors = {"assignment": str(error)}
+            return None
+        seat = f" · Platz {found.seat}" if found.seat is not None else ""
+        self.assigned = f"{found.round_label} {found.round} · Tisch {found.table}{seat}"
+        self.errors = {}
+        return str(found.sheet.id)
 
     # -- sending --------------------------------------------------------------------------------
     def _running(self) -> SyncService | None:
@@ -190,6 +241,8 @@ class TournamentState:
     def belongs(self, tournament: str | None, table: int | None) -> bool:
         """Whether a sheet of this tournament and table is one this phone sends."""
         creds = self.credentials
+        if creds is not None and creds.start_number is not None:
+            return tournament == creds.tournament_id and table is not None
         return creds is not None and tournament == creds.tournament_id and table == creds.table
 
     def saved(self, sheet_id: str, closed: bool) -> None:

@@ -41,6 +41,7 @@ from storage.errors import StorageError
 from .protocol import (
     API_PREFIX,
     TOKEN_HEADER,
+    AssignmentResponse,
     HostInfo,
     InvalidJoinLine,
     JoinLine,
@@ -92,6 +93,10 @@ class NotAuthorized(SyncError, ValueError):
     """The host does not accept this device's token (or its table): join again."""
 
 
+class NotDrawn(SyncError, ValueError):
+    """No table for this Startnummer yet: the round is not drawn (or it sits this one out)."""
+
+
 class SheetRefused(SyncError, ValueError):
     """The host refuses this revision of the sheet (its ruleset's German message, or its size)."""
 
@@ -113,9 +118,11 @@ class Credentials(BaseModel):
     device_id: str
     tournament_id: str
     tournament_name: str
-    table: int = Field(ge=1)
+    table: int | None = Field(default=None, ge=1)
+    """The table joined for; ``None`` when joined with the Startnummer (the table then comes from each round's draw)."""
     team: str | None = None
     device_name: str
+    start_number: int | None = Field(default=None, ge=1)
     joined_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
 
     def sheet_context(
@@ -124,7 +131,7 @@ class Credentials(BaseModel):
         round_label: Literal["Durchgang", "Serie", "Runde", "Spielabend"] = "Durchgang",
         written_by: str | None = None,
     ) -> SheetContext:
-        """The context of a new sheet for this tournament and table, as the host expects it."""
+        """The context of a new sheet for this tournament and table, as the host expects it (joined by table)."""
         return SheetContext(
             tournament=self.tournament_id,
             round_label=round_label,
@@ -327,10 +334,15 @@ class HostClient:
         info: HostInfo = self._parse(HostInfo, response)
         return info
 
-    def join(self, join_code: str, table: int, team: str | None, device_name: str) -> Credentials:
-        """Join the tournament for ``table`` (and ``team``); the credentials carry the new device token."""
+    def join(
+        self, join_code: str, table: int | None, team: str | None, device_name: str, *, start_number: int | None = None
+    ) -> Credentials:
+        """Join the tournament for ``table`` (and ``team``), or with the ``start_number`` when the tournament
+        draws its tables; the credentials carry the new device token."""
         try:
-            request = JoinRequest(join_code=join_code.strip(), table=table, team=team, device_name=device_name)
+            request = JoinRequest(
+                join_code=join_code.strip(), table=table, team=team, device_name=device_name, start_number=start_number
+            )
         except ValidationError as error:
             raise JoinRefused(f"Die Angaben zum Beitritt sind ungültig: {german_validation_message(error)}") from None
         response = self._request("POST", f"{API_PREFIX}/join", body=request.model_dump_json().encode(), auth=False)
@@ -347,6 +359,7 @@ class HostClient:
                 table=answer.table,
                 team=answer.team,
                 device_name=device_name,
+                start_number=answer.start_number,
             )
         detail = _detail(response)
         if response.status_code == 429:
@@ -356,8 +369,27 @@ class HostClient:
             raise JoinRefused(f"Zu viele Versuche mit falschem Beitrittscode ({detail}).{later}", retry_after=seconds)
         if response.status_code in (401, 403):
             raise JoinRefused(f"Der Beitrittscode stimmt nicht: {detail}")
+        if response.status_code == 404:
+            raise JoinRefused(f"Der Veranstalter kennt diese Startnummer nicht: {detail}")
         if 400 <= response.status_code < 500:
             raise JoinRefused(f"Der Veranstalter lehnt den Beitritt ab: {detail}")
+        raise self._server_trouble(response)
+
+    def assignment(self, round: int | None = None) -> AssignmentResponse:
+        """Where this device's Startnummer plays in ``round`` (default: the latest drawn) and its prepared sheet.
+
+        ``NotDrawn`` (German) while the round is not drawn or the Startnummer has no table in it.
+        """
+        path = f"{API_PREFIX}/assignment" + (f"?round={int(round)}" if round is not None else "")
+        response = self._request("GET", path)
+        if response.status_code == 200:
+            answer: AssignmentResponse = self._parse(AssignmentResponse, response)
+            return answer
+        detail = _detail(response)
+        if response.status_code in (404, 422):
+            raise NotDrawn(detail)
+        if response.status_code in (401, 403):
+            raise NotAuthorized(f"Der Veranstalter nimmt von diesem Handy nichts an: {detail}")
         raise self._server_trouble(response)
 
     def submit(self, sheet: Sheet) -> SubmitResponse:
@@ -410,12 +442,13 @@ class HostClient:
 
 def join(
     target: str,
-    table: int,
+    table: int | None,
     team: str | None,
     device_name: str,
     *,
     code: str | None = None,
     fingerprint: str | None = None,
+    start_number: int | None = None,
     **client_options: Any,
 ) -> Credentials:
     """Join a tournament with the join line (``tischblock://join?...``), or with the host's URL and ``code``.
@@ -432,4 +465,4 @@ def join(
             raise InvalidJoinLine("Zum Beitreten fehlt der Beitrittscode.")
         url = target
     with HostClient(url, fingerprint=fingerprint, **client_options) as client:
-        return client.join(code, table, team, device_name)
+        return client.join(code, table, team, device_name, start_number=start_number)

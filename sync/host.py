@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Path, Request, Response
+from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPBasic, HTTPBasicCredentials
@@ -47,6 +47,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from scoring import RuleViolation, Score, Sheet, UnknownRuleset, find_ruleset
 from scoring.compare import Comparison, compare_scored
 
+from .desk import Desk, DeskError
 from .hoststore import Device, HostStore, NewRevision, StoredRevision, Tournament
 from .protocol import (
     API_PREFIX,
@@ -54,6 +55,7 @@ from .protocol import (
     MAX_BODY_BYTES,
     ORGANIZER_USER,
     TOKEN_HEADER,
+    AssignmentResponse,
     ConflictInfo,
     HostInfo,
     JoinRequest,
@@ -354,6 +356,7 @@ class HostState:
     """HMAC (with a key that lives only in this process) of the password last verified, so a
     dashboard that polls does not pay for scrypt on every request."""
     process_key: bytes = b""
+    desk: Desk | None = None
 
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -380,6 +383,7 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
         join_limit=RateLimitItemPerMinute(wrong_codes_per_minute),
         limiter=MovingWindowRateLimiter(MemoryStorage()),
         process_key=secrets.token_bytes(32),
+        desk=Desk(store),
     )
     app = FastAPI(
         title="Tischblock-Host",
@@ -393,7 +397,15 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
     _install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # type: ignore[arg-type]
     _install_routes(app, state)
+    from .pages import install_pages  # the organizer's pages under /veranstalter/ (HTTP Basic)
+
+    install_pages(app, state)
     return app
+
+
+def _desk(state: HostState) -> Desk:
+    assert state.desk is not None
+    return state.desk
 
 
 def _problem(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -459,6 +471,18 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
     def require_device(token: Annotated[str | None, Header(alias=TOKEN_HEADER)] = None) -> Device:
         return device_of(token)
 
+    def device_table(device: Device, round: int | None) -> int | None:
+        """The table the device writes for: the one it joined, or its Startnummer's in the round's draw."""
+        if device.start_number is None:
+            return device.table
+        if round is None or device.tournament_id != state.tournament.id:
+            return None
+        return _desk(state).seat_of(device.start_number, round)
+
+    from .deskapi import install_desk_routes
+
+    install_desk_routes(app, state, require_organizer)
+
     def comparison_for(stored: StoredRevision) -> tuple[Comparison | None, str | None]:
         """The comparison with the other sheet of the table and round, and that sheet's writer."""
         others = [
@@ -513,19 +537,75 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         given = request.join_code.strip().upper().encode("utf-8")
         if not hmac.compare_digest(given, state.tournament.join_code.encode("utf-8")):
             state.limiter.hit(state.join_limit, address)
-            log.warning("Falscher Beitrittscode von %s (Tisch %d)", address, request.table)
+            where = f"Tisch {request.table}" if request.table is not None else f"Startnummer {request.start_number}"
+            log.warning("Falscher Beitrittscode von %s (%s)", address, where)
             raise HostError(403, "Falscher Beitrittscode")
+        desk = _desk(state)
+        drawn = desk.has_plan() and desk.has_roster()
+        team = request.team
+        if request.start_number is not None:
+            if not drawn:
+                raise HostError(
+                    422, "Dieses Turnier hat keine Startliste: bitte mit der Tischnummer beitreten, die am Tisch steht"
+                )
+            try:
+                entry = desk._entry(request.start_number)
+            except DeskError as error:
+                log.warning("Beitritt von %s abgelehnt: %s", address, error)
+                raise HostError(404, f"{error}; bitte die Startnummer prüfen") from None
+            team = entry.entrant.name
+        elif drawn:
+            raise HostError(
+                422,
+                "In diesem Turnier werden die Tische ausgelost: bitte mit der Startnummer beitreten (sie steht auf der Startliste)",
+            )
         token = secrets.token_urlsafe(32)
-        device = store.add_device(state.tournament.id, request.table, request.team, request.device_name, token_sha256(token))
-        team = f", {request.team}" if request.team else ""
-        log.info("Gerät '%s' beigetreten: Tisch %d%s", request.device_name, request.table, team)
+        device = store.add_device(
+            state.tournament.id, request.table or 0, team, request.device_name, token_sha256(token), request.start_number
+        )
+        if request.start_number is not None:
+            log.info("Gerät '%s' beigetreten: Startnummer %d, %s", request.device_name, request.start_number, team)
+        else:
+            shown = f", {team}" if team else ""
+            log.info("Gerät '%s' beigetreten: Tisch %d%s", request.device_name, request.table, shown)
         return JoinResponse(
             device_token=token,
             device_id=device.id,
             tournament_id=state.tournament.id,
             tournament_name=state.tournament.name,
             table=request.table,
-            team=request.team,
+            team=team,
+            start_number=request.start_number,
+        )
+
+    @app.get(
+        f"{API_PREFIX}/assignment",
+        response_model=AssignmentResponse,
+        summary="Tisch, Platz und vorbereitetes Blatt dieser Startnummer in einem Durchgang (Gerät)",
+        responses={401: PROBLEMS[401], 404: PROBLEMS[404], 422: PROBLEMS[422]},
+    )
+    def assignment(
+        device: Annotated[Device, Depends(require_device)],
+        round: Annotated[int | None, Query(ge=1, le=1000)] = None,
+    ) -> AssignmentResponse:
+        if device.start_number is None:
+            raise HostError(422, f"Dieses Gerät ist für Tisch {device.table} angemeldet; eine Auslosung gibt es dafür nicht")
+        try:
+            found = _desk(state).assignment(device.start_number, round)
+        except DeskError as error:
+            raise HostError(404, str(error)) from None
+        return AssignmentResponse(
+            tournament_id=state.tournament.id,
+            tournament_name=state.tournament.name,
+            round=found.round,
+            round_label=found.round_label,
+            table=found.table,
+            seat=found.seat,
+            start_number=found.start_number,
+            participant_id=found.participant_id,
+            name=found.name,
+            started_at=found.started_at,
+            sheet=found.sheet,
         )
 
     @app.put(
@@ -555,9 +635,32 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         if sheet.context.tournament != device.tournament_id:
             log.warning("Abgelehnt (%s, %s): Blatt eines anderen Turniers von Gerät '%s'", where, writer, device.name)
             raise HostError(403, f"Dieses Gerät gehört zum Turnier '{device.tournament_id}', das Blatt nicht")
-        if sheet.context.table != device.table:
-            log.warning("Abgelehnt (%s, %s): Gerät '%s' gehört zu Tisch %d", where, writer, device.name, device.table)
+        table = device_table(device, sheet.context.round)
+        if device.start_number is not None and table is None:
+            log.warning("Abgelehnt (%s, %s): Startnummer %d ist dort nicht ausgelost", where, writer, device.start_number)
+            raise HostError(
+                403,
+                f"Startnummer {device.start_number} ist in {_round_text(sheet.context.round_label, sheet.context.round)} "
+                "an keinem Tisch ausgelost",
+            )
+        if sheet.context.table != table:
+            log.warning("Abgelehnt (%s, %s): Gerät '%s' gehört zu Tisch %s", where, writer, device.name, table)
+            if device.start_number is not None:
+                raise HostError(
+                    403,
+                    f"Startnummer {device.start_number} ist in {_round_text(sheet.context.round_label, sheet.context.round)} "
+                    f"an Tisch {table} ausgelost, nicht an Tisch {sheet.context.table}",
+                )
             raise HostError(403, f"Dieses Gerät darf nur Blätter von Tisch {device.table} abgeben")
+        assert table is not None
+        lock = _desk(state).locked(sheet.context.round, table)
+        if lock is not None:
+            log.warning("Abgelehnt (%s, %s): die Turnierleitung hat über den Tisch entschieden", where, writer)
+            raise HostError(
+                409,
+                f"Die Turnierleitung hat über Tisch {table} entschieden ({lock.detail}: {lock.reason}); "
+                "Änderungen an diesem Tisch nur noch über die Turnierleitung",
+            )
         try:
             score = find_ruleset(sheet.ruleset.id).score(sheet)
         except (RuleViolation, UnknownRuleset) as error:
@@ -575,7 +678,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
                 tournament_id=device.tournament_id,
                 round_label=sheet.context.round_label,
                 round=sheet.context.round,
-                table=device.table,
+                table=table,
                 written_by=sheet.context.written_by,
                 closed=score.status.closed,
                 games=games,
@@ -630,9 +733,9 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         if (
             device is not None
             and stored is not None
-            and (stored.tournament_id, stored.table) != (device.tournament_id, device.table)
+            and (stored.tournament_id, stored.table) != (device.tournament_id, device_table(device, stored.round))
         ):
-            raise HostError(403, f"Dieses Gerät darf nur Blätter von Tisch {device.table} abfragen")
+            raise HostError(403, "Dieses Gerät darf nur Blätter seines eigenen Tisches abfragen")
         if stored is None:
             raise HostError(404, f"Revision {revision} des Blatts {sheet_id} ist nicht gespeichert")
         return answer("already_stored", stored)

@@ -119,6 +119,7 @@ def banner(setup: HostSetup, qr: bool = True) -> str:
     for url in setup.urls:
         print(f"Adresse: {url}", file=out)
     print(f"Beitrittscode: {setup.tournament.join_code}", file=out)
+    print(f"Veranstalter-Seiten: {setup.urls[-1]}/veranstalter/ (Benutzer organizer, Veranstalter-Passwort)", file=out)
     if setup.certificate is not None:
         print(f"Zertifikat (SHA-256): {setup.certificate.fingerprint}", file=out)
     print(f"Beitritts-Zeile: {setup.join_line.format()}", file=out)

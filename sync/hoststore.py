@@ -21,6 +21,7 @@ so a later issue can add rounds, draws and standings beside them.
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
 import uuid
@@ -53,6 +54,7 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
@@ -94,6 +96,8 @@ devices = Table(
     Column("name", String(80), nullable=False),
     Column("token_sha256", String(64), nullable=False, unique=True),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("start_number", Integer),
+    # Joined with a Startnummer (migration 0004): the table comes from each round's draw, ``table_no`` is 0.
 )
 
 revisions = Table(
@@ -132,6 +136,77 @@ conflicts = Table(
 )
 
 V1_TABLES = [schema_migrations, host_settings, tournaments, devices, revisions, conflicts]
+
+# -- issue 13: the organizer's tournament (plan, roster, draws, rounds, decisions) -------------
+
+tournament_plans = Table(
+    "tournament_plans",
+    metadata,
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), primary_key=True),
+    Column("plan", Text, nullable=False),
+    # The ``TournamentPlan`` as JSON (ruleset, options, unit, rounds, ...).
+    Column("date", String(10)),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+entrants = Table(
+    "entrants",
+    metadata,
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("start_number", Integer, nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("members", Text, nullable=False),
+    # The team's players as a JSON list (empty for a single player).
+    Column("club", String(200)),
+    Column("registered_round", Integer),
+    # Registered late: plays from this round on (``None``: on the roster from the start).
+    Column("withdrawn_after", Integer),
+    # Withdrew after this round (``None``: still playing); finished rounds stay counted.
+    Column("created", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("tournament_id", "start_number", name="entrants_pk"),
+)
+
+draws = Table(
+    "draws",
+    metadata,
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("draw", Text, nullable=False),
+    # The ``RoundDraw`` as JSON.
+    Column("created", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("tournament_id", "round", name="draws_pk"),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("tournament_id", "round", name="rounds_pk"),
+)
+
+decisions = Table(
+    "decisions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("kind", String(20), nullable=False),
+    # "entscheidung" (this sheet stands), "korrektur" (a game entered anew), "abbruch" (Durchgang abgebrochen).
+    Column("sheet_id", String(36)),
+    Column("revision", Integer),
+    # The host-written revision the decision made (the one the standings use).
+    Column("decided_by", String(80), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("detail", Text, nullable=False),
+    Column("decided_at", DateTime(timezone=True), nullable=False),
+    Index("decisions_by_table", "tournament_id", "round", "table_no"),
+)
+
+V2_TABLES = [tournament_plans, entrants, draws, rounds, decisions]
 
 
 def utcnow() -> datetime:
@@ -196,6 +271,44 @@ def _revisions_are_immutable(conn: Connection) -> None:
             )
 
 
+@migration("0003-turnier-plan-startliste-auslosung")
+def _create_tournament_tables(conn: Connection) -> None:
+    metadata.create_all(conn, tables=V2_TABLES, checkfirst=True)
+
+
+@migration("0004-geraete-startnummer")
+def _devices_start_number(conn: Connection) -> None:
+    """A phone may join with its Startnummer instead of a table: its table then comes from each round's draw."""
+    if "start_number" not in {c["name"] for c in inspect(conn).get_columns("devices")}:
+        conn.exec_driver_sql("ALTER TABLE devices ADD COLUMN start_number INTEGER")
+
+
+@migration("0005-entscheidungen-unveraenderlich")
+def _decisions_are_immutable(conn: Connection) -> None:
+    """A decision of the Turnierleitung is a trail: never changed or removed (like a revision)."""
+    if conn.dialect.name == "sqlite":
+        for action in ("UPDATE", "DELETE"):
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER IF NOT EXISTS decisions_no_{action.lower()} BEFORE {action} ON decisions "
+                f"BEGIN SELECT RAISE(ABORT, '{_DECISION_REFUSAL}'); END"
+            )
+    else:
+        conn.exec_driver_sql(
+            "CREATE OR REPLACE FUNCTION tischblock_refuse_decision_change() RETURNS trigger LANGUAGE plpgsql AS "
+            f"$$ BEGIN RAISE EXCEPTION '{_DECISION_REFUSAL}'; END $$"
+        )
+        for action in ("UPDATE", "DELETE"):
+            trigger = f"decisions_no_{action.lower()}"
+            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger} ON decisions")
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {trigger} BEFORE {action} ON decisions FOR EACH ROW "
+                "EXECUTE FUNCTION tischblock_refuse_decision_change()"
+            )
+
+
+_DECISION_REFUSAL = "Eine Entscheidung der Turnierleitung wird nie geändert oder gelöscht"
+
+
 # -- values -----------------------------------------------------------------------------------
 
 
@@ -212,9 +325,58 @@ class Device:
     id: str
     tournament_id: str
     table: int
+    """The table it joined for; 0 for a device that joined with its Startnummer (table from the draw)."""
     team: str | None
     name: str
     created: datetime
+    start_number: int | None = None
+
+
+@dataclass(frozen=True)
+class PlanRecord:
+    tournament_id: str
+    plan: str
+    """The plan as JSON (``TournamentPlan.model_dump_json()``)."""
+    date: str | None
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class EntrantRecord:
+    tournament_id: str
+    start_number: int
+    name: str
+    members: tuple[str, ...]
+    club: str | None
+    registered_round: int | None
+    withdrawn_after: int | None
+
+
+@dataclass(frozen=True)
+class DrawRecord:
+    tournament_id: str
+    round: int
+    seed: int
+    draw: str
+    """The draw as JSON (``RoundDraw.model_dump_json()``)."""
+    created: datetime
+
+
+@dataclass(frozen=True)
+class DecisionRecord:
+    """A decision of the Turnierleitung about one table of one round: kept forever, never changed."""
+
+    id: int
+    tournament_id: str
+    round: int
+    table: int
+    kind: str
+    sheet_id: uuid.UUID | None
+    revision: int | None
+    decided_by: str
+    reason: str
+    detail: str
+    decided_at: datetime
 
 
 @dataclass(frozen=True)
@@ -297,7 +459,41 @@ def _tournament(row: Any) -> Tournament:
 
 def _device(row: Any) -> Device:
     return Device(
-        id=row.id, tournament_id=row.tournament_id, table=row.table_no, team=row.team, name=row.name, created=_aware(row.created)
+        id=row.id,
+        tournament_id=row.tournament_id,
+        table=row.table_no,
+        team=row.team,
+        name=row.name,
+        created=_aware(row.created),
+        start_number=row.start_number,
+    )
+
+
+def _entrant(row: Any) -> EntrantRecord:
+    return EntrantRecord(
+        tournament_id=row.tournament_id,
+        start_number=row.start_number,
+        name=row.name,
+        members=tuple(json.loads(row.members)),
+        club=row.club,
+        registered_round=row.registered_round,
+        withdrawn_after=row.withdrawn_after,
+    )
+
+
+def _decision(row: Any) -> DecisionRecord:
+    return DecisionRecord(
+        id=row.id,
+        tournament_id=row.tournament_id,
+        round=row.round,
+        table=row.table_no,
+        kind=row.kind,
+        sheet_id=uuid.UUID(row.sheet_id) if row.sheet_id else None,
+        revision=row.revision,
+        decided_by=row.decided_by,
+        reason=row.reason,
+        detail=row.detail,
+        decided_at=_aware(row.decided_at),
     )
 
 
@@ -428,8 +624,10 @@ class HostStore:
         return self.tournament(current) if current is not None else None
 
     # -- devices ------------------------------------------------------------------------------------
-    def add_device(self, tournament_id: str, table: int, team: str | None, name: str, token_sha256: str) -> Device:
-        device = Device(uuid.uuid4().hex[:16], tournament_id, table, team, name, utcnow())
+    def add_device(
+        self, tournament_id: str, table: int, team: str | None, name: str, token_sha256: str, start_number: int | None = None
+    ) -> Device:
+        device = Device(uuid.uuid4().hex[:16], tournament_id, table, team, name, utcnow(), start_number)
         with self._write() as conn:
             conn.execute(
                 insert(devices).values(
@@ -440,6 +638,7 @@ class HostStore:
                     name=name,
                     token_sha256=token_sha256,
                     created=device.created,
+                    start_number=start_number,
                 )
             )
         return device
@@ -611,6 +810,137 @@ class HostStore:
                 )
                 for row in conn.execute(query)
             ]
+
+    # -- the organizer's tournament (issue 13) ----------------------------------------------------
+    def save_plan(self, tournament_id: str, plan_json: str, date: str | None) -> PlanRecord:
+        """Set (or replace) the tournament's plan; the Desk allows it only before the first draw."""
+        record = PlanRecord(tournament_id, plan_json, date, utcnow())
+        with self._write() as conn:
+            conn.execute(tournament_plans.delete().where(tournament_plans.c.tournament_id == tournament_id))
+            conn.execute(
+                insert(tournament_plans).values(
+                    tournament_id=tournament_id, plan=plan_json, date=date, updated_at=record.updated_at
+                )
+            )
+        return record
+
+    def plan(self, tournament_id: str) -> PlanRecord | None:
+        with self._read() as conn:
+            row = conn.execute(select(tournament_plans).where(tournament_plans.c.tournament_id == tournament_id)).first()
+        return PlanRecord(row.tournament_id, row.plan, row.date, _aware(row.updated_at)) if row is not None else None
+
+    def entrants(self, tournament_id: str) -> list[EntrantRecord]:
+        """The roster, by Startnummer."""
+        query = select(entrants).where(entrants.c.tournament_id == tournament_id).order_by(entrants.c.start_number)
+        with self._read() as conn:
+            return [_entrant(row) for row in conn.execute(query)]
+
+    def replace_entrants(self, tournament_id: str, records: list[EntrantRecord]) -> None:
+        """The whole roster at once (a CSV import before the first draw): all rows, or none."""
+        created = utcnow()
+        with self._write() as conn:
+            conn.execute(entrants.delete().where(entrants.c.tournament_id == tournament_id))
+            for r in records:
+                conn.execute(insert(entrants).values(**_entrant_values(tournament_id, r), created=created))
+
+    def add_entrant(self, record: EntrantRecord) -> None:
+        with self._write() as conn:
+            conn.execute(insert(entrants).values(**_entrant_values(record.tournament_id, record), created=utcnow()))
+
+    def withdraw_entrant(self, tournament_id: str, start_number: int, after_round: int) -> None:
+        key = (entrants.c.tournament_id == tournament_id) & (entrants.c.start_number == start_number)
+        with self._write() as conn:
+            conn.execute(update(entrants).where(key).values(withdrawn_after=after_round))
+
+    def save_draw(self, tournament_id: str, round: int, seed: int, draw_json: str) -> DrawRecord:
+        """Store a round's draw once; a second draw of the same round is refused by the key."""
+        record = DrawRecord(tournament_id, round, seed, draw_json, utcnow())
+        with self._write() as conn:
+            conn.execute(
+                insert(draws).values(tournament_id=tournament_id, round=round, seed=seed, draw=draw_json, created=record.created)
+            )
+        return record
+
+    def draws(self, tournament_id: str) -> list[DrawRecord]:
+        query = select(draws).where(draws.c.tournament_id == tournament_id).order_by(draws.c.round)
+        with self._read() as conn:
+            return [DrawRecord(r.tournament_id, r.round, r.seed, r.draw, _aware(r.created)) for r in conn.execute(query)]
+
+    def start_round(self, tournament_id: str, round: int, at: datetime) -> datetime:
+        """The round's clock starts at ``at``, once: a second start keeps the first time."""
+        key = (rounds.c.tournament_id == tournament_id) & (rounds.c.round == round)
+        with self._write() as conn:
+            found = conn.execute(select(rounds.c.started_at).where(key)).scalar()
+            if found is not None:
+                return _aware(found)
+            conn.execute(insert(rounds).values(tournament_id=tournament_id, round=round, started_at=at))
+            return at
+
+    def round_starts(self, tournament_id: str) -> dict[int, datetime]:
+        query = select(rounds).where(rounds.c.tournament_id == tournament_id)
+        with self._read() as conn:
+            return {row.round: _aware(row.started_at) for row in conn.execute(query)}
+
+    def store_host_revision(self, new: NewRevision, decision: DecisionRecord | None) -> StoreResult:
+        """A revision the Turnierleitung wrote, with its decision, in one transaction (both or neither)."""
+        with self._write() as conn:
+            result = self._store_in(conn, new)
+            if result.status != "stored":
+                raise ValueError(
+                    f"Revision {new.revision} von Blatt {new.sheet_id} ist inzwischen schon gespeichert; bitte neu laden"
+                )
+            if decision is not None:
+                self._insert_decision(conn, decision)
+        return result
+
+    def add_decision(self, decision: DecisionRecord) -> None:
+        with self._write() as conn:
+            self._insert_decision(conn, decision)
+
+    @staticmethod
+    def _insert_decision(conn: Connection, d: DecisionRecord) -> None:
+        conn.execute(
+            insert(decisions).values(
+                tournament_id=d.tournament_id,
+                round=d.round,
+                table_no=d.table,
+                kind=d.kind,
+                sheet_id=str(d.sheet_id) if d.sheet_id else None,
+                revision=d.revision,
+                decided_by=d.decided_by,
+                reason=d.reason,
+                detail=d.detail,
+                decided_at=d.decided_at,
+            )
+        )
+
+    def decisions(self, tournament_id: str, round: int | None = None, table: int | None = None) -> list[DecisionRecord]:
+        """The Turnierleitung's decisions, oldest first (of one round, or one table of a round)."""
+        where = decisions.c.tournament_id == tournament_id
+        if round is not None:
+            where = where & (decisions.c.round == round)
+        if table is not None:
+            where = where & (decisions.c.table_no == table)
+        with self._read() as conn:
+            return [_decision(row) for row in conn.execute(select(decisions).where(where).order_by(decisions.c.id))]
+
+    def sheet_revisions(self, sheet_id: uuid.UUID) -> list[StoredRevision]:
+        """Every stored revision of one sheet, oldest first."""
+        query = select(revisions).where(revisions.c.sheet_id == str(sheet_id)).order_by(revisions.c.revision)
+        with self._read() as conn:
+            return [_revision(row) for row in conn.execute(query)]
+
+
+def _entrant_values(tournament_id: str, r: EntrantRecord) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "start_number": r.start_number,
+        "name": r.name,
+        "members": json.dumps(list(r.members), ensure_ascii=False),
+        "club": r.club,
+        "registered_round": r.registered_round,
+        "withdrawn_after": r.withdrawn_after,
+    }
 
 
 @dataclass

@@ -264,6 +264,13 @@ class Outbox:
     def _wrong_place(self, sheet: Sheet) -> str | None:
         """Why this sheet does not belong to the tournament and table this phone joined, or ``None``."""
         creds = self.credentials
+        if creds.start_number is not None:  # joined with the Startnummer: the host checks the table against the draw
+            if sheet.context.tournament == creds.tournament_id and sheet.context.table is not None:
+                return None
+            return (
+                f"Das Blatt gehört nicht zu {creds.tournament_name} (Turnier {sheet.context.tournament or '(keines)'}); "
+                "dieses Handy sendet es nicht."
+            )
         if sheet.context.tournament != creds.tournament_id or sheet.context.table != creds.table:
             where = f"Turnier {sheet.context.tournament or '(keines)'}, Tisch {sheet.context.table or '(keiner)'}"
             return (

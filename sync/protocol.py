@@ -4,7 +4,10 @@ Shared by ``sync/host.py`` and ``sync/client.py``: the paths, the header, the re
 answer models (pydantic v2) and the join line a phone pastes or scans.
 
 - ``GET  /api/v1/info`` (no auth): ``HostInfo``.
-- ``POST /api/v1/join``: ``JoinRequest`` -> 201 ``JoinResponse`` (403 wrong code, 429 + Retry-After).
+- ``POST /api/v1/join``: ``JoinRequest`` -> 201 ``JoinResponse`` (403 wrong code, 429 + Retry-After);
+  with a Startnummer when the tournament has a roster (404 unknown number), else with a table.
+- ``GET  /api/v1/assignment?round=N`` (device token of a Startnummer): ``AssignmentResponse``, the
+  table, seat and prepared sheet of the round (default: the latest drawn); 404 while not drawn.
 - ``PUT  /api/v1/sheets/{sheet_id}/revisions/{revision}`` (device token), body: ``Sheet.to_json()``;
   ``revision == len(sheet.entries)``. 201 ``SubmitResponse(status="stored")`` after the durable
   commit; the same body again 200 ``"already_stored"``; another body for a stored revision 409
@@ -13,7 +16,8 @@ answer models (pydantic v2) and the join line a phone pastes or scans.
   200 ``SubmitResponse(status="already_stored")`` or 404.
 - Organizer (HTTP Basic, user ``ORGANIZER_USER``): ``GET /api/v1/tables`` -> ``list[TableState]``,
   ``GET /api/v1/conflicts`` -> ``list[ConflictInfo]``, ``GET /api/v1/sheets/{sheet_id}`` -> the
-  latest revision's sheet JSON.
+  latest revision's sheet JSON; and the tournament's ``/api/v1/organizer/...`` endpoints, one per
+  ``sync.desk.Desk`` action (docs/sync-client.md lists them).
 
 Every error body is ``Problem`` (``{"detail": "<German message>"}``).
 """
@@ -27,8 +31,9 @@ from datetime import datetime
 from typing import Literal
 from urllib.parse import parse_qs, quote, urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from scoring import Sheet
 from scoring.compare import Comparison
 
 __all__ = [
@@ -37,6 +42,7 @@ __all__ = [
     "MAX_BODY_BYTES",
     "ORGANIZER_USER",
     "TOKEN_HEADER",
+    "AssignmentResponse",
     "Comparison",
     "ConflictInfo",
     "HostInfo",
@@ -80,13 +86,22 @@ class HostInfo(_Model):
 
 
 class JoinRequest(_Model):
-    """A phone joins the tournament for one table (and the team or seat whose sheet it keeps)."""
+    """A phone joins the tournament: with its ``start_number`` when the tournament has a roster (the
+    table then comes from each round's draw), else for one ``table`` (and the team or seat whose
+    sheet it keeps). Exactly one of ``table`` and ``start_number``."""
 
     join_code: str = Field(min_length=1, max_length=64)
-    table: int = Field(ge=1, le=100_000)
+    table: int | None = Field(default=None, ge=1, le=100_000)
     team: str | None = Field(default=None, max_length=80)
     """Participant id, team name or seat the phone writes for (``context.written_by`` of its sheets)."""
     device_name: str = Field(min_length=1, max_length=80)
+    start_number: int | None = Field(default=None, ge=1, le=100_000)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> JoinRequest:
+        if (self.table is None) == (self.start_number is None):
+            raise ValueError("Entweder die Startnummer oder die Tischnummer angeben (genau eines von beiden)")
+        return self
 
 
 class JoinResponse(_Model):
@@ -101,8 +116,31 @@ class JoinResponse(_Model):
     device_id: str
     tournament_id: str
     tournament_name: str
-    table: int
+    table: int | None = None
+    """The table joined for; ``None`` for a device that joined with its Startnummer."""
     team: str | None = None
+    start_number: int | None = None
+
+
+class AssignmentResponse(_Model):
+    """``GET /api/v1/assignment``: where the device's Startnummer plays in a round, and the sheet to open.
+
+    ``sheet`` is the prepared, empty sheet of that table (participants with Startnummern and seats,
+    ruleset and options, context with tournament, round, table and ``written_by`` = this entrant's
+    participant id). Its id is the same on every ask, so a phone that asks again opens the same sheet.
+    """
+
+    tournament_id: str
+    tournament_name: str
+    round: int
+    round_label: str
+    table: int
+    seat: int | None = None
+    start_number: int
+    participant_id: str
+    name: str
+    started_at: datetime | None = None
+    sheet: Sheet
 
 
 class SubmitResponse(_Model):

@@ -1,0 +1,109 @@
+"""How long the organizer's pages take to render for a big tournament: the round's dashboard, the
+standings and the projector, over a real SQLite host store filled as the phones would fill it.
+
+    .venv/bin/python bench/pages.py [--teams 64] [--rounds 3]
+
+Each team's sheet of every table and round is stored (two per Watten table, all signed, one table
+per round disputed), then every page is rendered a few times in this process (``Pages`` over
+``Desk``, without HTTP: what the host does per request besides TLS). Prints the median per page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoring import Entry, Sheet, find_ruleset
+from sync.desk import Desk
+from sync.host import PASSWORD_SETTING, create_app, hash_password, start_tournament
+from sync.hoststore import HostStore, NewRevision
+from sync.pages import Pages
+from sync.protocol import body_sha256
+
+
+def played(sheet: Sheet, rng: random.Random) -> Sheet:
+    ruleset = find_ruleset(sheet.ruleset.id)
+    ids = [p.id for p in sheet.participants]
+    while not ruleset.score(sheet).status.finished:
+        sheet = sheet.with_entry(Entry(kind="game", data={"winner": rng.choice(ids)}))
+    return sheet.with_entry(Entry(kind="close", data={"signed_by": sheet.participants[0].name}))
+
+
+def store(desk: Desk, sheet: Sheet, round: int, table: int) -> None:
+    body = sheet.to_json().encode("utf-8")
+    score = find_ruleset(sheet.ruleset.id).score(sheet)
+    desk.store.store_revision(
+        NewRevision(
+            sheet_id=sheet.id,
+            revision=len(sheet.entries),
+            body=body,
+            body_sha256=body_sha256(body),
+            tournament_id=desk.tournament().id,
+            round_label=sheet.context.round_label,
+            round=round,
+            table=table,
+            written_by=sheet.context.written_by,
+            closed=score.status.closed,
+            games=sum(1 for line in score.lines if line.kind != "close"),
+            device_id="bench",
+        )
+    )
+
+
+def timed(label: str, action: object, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    print(f"{label:<40} {median * 1000:8.1f} ms")
+    return median
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--teams", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        host_store = HostStore.open(Path(tmp))
+        host_store.set_setting_once(PASSWORD_SETTING, hash_password("bench-passwort"))
+        start_tournament(host_store, "Bench-Watten")
+        app = create_app(host_store)
+        pages = Pages(app.state.host)
+        desk = pages.desk()
+        desk.configure("watten-turnier", rounds=args.rounds)
+        rows = ["Startnummer;Name;Spieler 1;Spieler 2"] + [f"{n};Team {n};A{n};B{n}" for n in range(1, args.teams + 1)]
+        desk.import_roster("\n".join(rows) + "\n")
+        rng = random.Random(13)
+        start = time.perf_counter()
+        for round in range(1, args.rounds + 1):
+            desk.draw(round, round)
+            desk.start_round(round)
+            for table in desk.draw_of(round).tables:
+                for seat in table.seats:
+                    sheet = played(desk.assignment(seat.start_number, round).sheet, random.Random(round * 1000 + table.table))
+                    if table.table == 1 and seat.seat == 2:  # one disputed table per round
+                        sheet = played(desk.assignment(seat.start_number, round).sheet, rng)
+                    store(desk, sheet, round, table.table)
+        print(
+            f"{args.teams} teams, {args.rounds} rounds, {args.teams // 2} tables a round: stored in {time.perf_counter() - start:.1f} s"
+        )
+        timed(f"Durchgang {args.rounds}: dashboard", lambda: pages.round(args.rounds))
+        timed(f"Durchgang {args.rounds}, Tisch 1: dispute", lambda: pages.dispute(args.rounds, 1))
+        timed("Wertung", pages.standings)
+        timed("Beamer", lambda: pages.beamer(1))
+        timed("Desk.standings() alone", desk.standings)
+        host_store.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,746 @@
+"""The organizer's desk: every action of the Turnierleitung on the host, as methods of ``Desk``.
+
+``Desk(store)`` works on the host's current tournament. The HTTP endpoints (``sync/host.py``) and
+the organizer's pages call these methods and nothing else, so this is the one place of the
+host's tournament logic; the rules themselves (plan, roster, draw, standings, table states, CSV)
+are the pure functions of ``scoring/tournament.py`` and ``scoring/draw.py``.
+
+Every method refuses bad input with a ``DeskError`` (a ``ValueError``) whose ``str()`` is a German
+sentence saying where and why, and then has changed nothing.
+
+Decisions of the Turnierleitung are never overwrites:
+
+- "Dieses Blatt gilt" (``decide``): a new revision of the standing sheet whose one new entry is a
+  correction that repeats its last counting entry unchanged, with ``device="Turnierleitung"`` and the
+  reason: the score stays, and the log says who decided, when and why.
+- "Spiel korrigiert" (``correct_game``): a new revision with a ``correction`` entry replacing game k
+  (checked by the ruleset), same device and reason.
+- "Durchgang abbrechen" (``abort_table``): each open sheet of the table gets a ``zeitlimit`` entry
+  (Watten, Regel 11) and a ``close`` signed by the Turnierleitung; other rulesets a ``close`` with the
+  Turnierleitung's note (``override``).
+
+Each writes a ``decisions`` row beside the revision in the same transaction (the trail). From then
+on the host refuses the phones' revisions of that table and round (409, German: "nur noch über die
+Turnierleitung"), and the standings count the decided revision (``result_sheets``), so no phone
+can silently undo a decision.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date as Date
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from scoring import Entry, RuleViolation, Sheet, UnknownRuleset, effective_entries, find_ruleset
+from scoring.compare import Comparison, compare_sheets
+from scoring.draw import DrawError, RoundDraw, TableDraw, draw_round, participant_id, sheet_for
+from scoring.engine import german_validation_message
+from scoring.model import CLOSE, CORRECTION, Replacement
+from scoring.tournament import (
+    Entrant,
+    Roster,
+    RosterError,
+    Standings,
+    TableStatus,
+    TournamentPlan,
+    games_csv,
+    plan_for,
+    standings_csv,
+    table_status,
+    tournament_standings,
+)
+
+from .hoststore import (
+    DecisionRecord,
+    EntrantRecord,
+    HostStore,
+    NewRevision,
+    StoredRevision,
+    Tournament,
+    utcnow,
+)
+from .protocol import body_sha256
+
+__all__ = ["Assignment", "Decision", "Desk", "DeskError", "Dispute", "HostSheet", "RosterEntry", "RosterError", "TableView"]
+
+TURNIERLEITUNG = "Turnierleitung"
+"""The ``device`` of every entry the host writes, and the default ``decided_by``."""
+MAX_REASON = 500
+
+
+class DeskError(ValueError):
+    """The organizer's action is refused; ``str()`` says why, in German. Nothing was changed."""
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """An entrant with what the host knows of them beyond the roster: when they came, when they left."""
+
+    entrant: Entrant
+    registered_round: int | None
+    """Registered late: plays from this round on (``None``: on the roster from the start)."""
+    withdrawn_after: int | None
+    """Withdrew after this round (``None``: still playing)."""
+
+    def plays_in(self, round: int) -> bool:
+        if self.registered_round is not None and round < self.registered_round:
+            return False
+        return self.withdrawn_after is None or round <= self.withdrawn_after
+
+
+@dataclass(frozen=True)
+class HostSheet:
+    """A stored sheet (its latest revision, or the decided one) parsed."""
+
+    sheet: Sheet
+    revision: int
+    written_by_host: bool
+    received_at: datetime
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the Turnierleitung, as the trail shows it."""
+
+    id: int
+    round: int
+    table: int
+    kind: str
+    """"entscheidung", "korrektur" or "abbruch"."""
+    sheet_id: uuid.UUID | None
+    revision: int | None
+    decided_by: str
+    reason: str
+    detail: str
+    """German: what was decided ("Blatt von Die Sautreiber gilt", "Spiel 4 korrigiert: ...")."""
+    decided_at: datetime
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table of a round on the dashboard: who sits there, its state, its sheets, its decisions."""
+
+    round: int
+    draw: TableDraw
+    status: TableStatus
+    sheets: tuple[HostSheet, ...]
+    decisions: tuple[Decision, ...]
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """Two sheets of one table side by side, from the first game where they part."""
+
+    round: int
+    table: int
+    sheets: tuple[HostSheet, HostSheet]
+    comparison: Comparison
+    lines: tuple[tuple[str, ...], tuple[str, ...]]
+    """Each sheet's games as German lines ("Spiel 4: Die Sautreiber +2 (Stand 9:7)"), from the first difference on."""
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Where a Startnummer plays in a round: table, seat and the prepared sheet to open."""
+
+    round: int
+    round_label: str
+    table: int
+    seat: int | None
+    start_number: int
+    participant_id: str
+    name: str
+    sheet: Sheet
+    started_at: datetime | None
+
+
+_PLURAL = {"Durchgang": "Durchgänge", "Serie": "Serien", "Runde": "Runden", "Spielabend": "Spielabende"}
+
+
+def _plural(label: str) -> str:
+    return _PLURAL.get(label, f"{label}n")
+
+
+def _text(value: str, field: str, *, limit: int = 200) -> str:
+    cleaned = re.sub(r"\s+", " ", value or "").strip()
+    if not cleaned:
+        raise DeskError(f"{field} fehlt")
+    if len(cleaned) > limit:
+        raise DeskError(f"{field} ist zu lang (höchstens {limit} Zeichen)")
+    return cleaned
+
+
+class Desk:
+    """The Turnierleitung's actions on the host's current tournament (see the module docstring)."""
+
+    def __init__(self, store: HostStore, *, clock: Callable[[], datetime] = utcnow) -> None:
+        self.store = store
+        self.clock = clock
+
+    # -- the tournament -------------------------------------------------------------------------
+    def tournament(self) -> Tournament:
+        current = self.store.current_tournament()
+        if current is None:
+            raise DeskError("Der Host hat noch kein Turnier")
+        return current
+
+    def create_tournament(
+        self,
+        name: str,
+        ruleset_id: str,
+        *,
+        date: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        rounds: int | None = None,
+        join_code: str | None = None,
+    ) -> Tournament:
+        """A new tournament with its plan, made the host's current one (the phones' join code is new)."""
+        from .host import start_tournament  # the host module imports this one
+
+        name = _text(name, "Der Name des Turniers")
+        plan = self._plan(ruleset_id, options, rounds)
+        day = self._date(date)
+        tournament = start_tournament(self.store, name, join_code)
+        self.store.save_plan(tournament.id, plan.model_dump_json(), day)
+        return tournament
+
+    def configure(
+        self,
+        ruleset_id: str,
+        *,
+        date: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        rounds: int | None = None,
+    ) -> TournamentPlan:
+        """Set the current tournament's plan (ruleset, options, rounds, date); only before the first draw."""
+        tournament = self.tournament()
+        if self.store.draws(tournament.id):
+            raise DeskError("Runde 1 ist schon ausgelost: Regelwerk und Plan bleiben jetzt, wie sie sind")
+        plan = self._plan(ruleset_id, options, rounds)
+        entrants = self.store.entrants(tournament.id)
+        if entrants and any(bool(e.members) != (plan.unit == "team") for e in entrants[:1]):
+            raise DeskError(
+                f"Die Startliste passt nicht zu {find_ruleset(plan.ruleset_id).title}: "
+                f"dort spielen {'Mannschaften' if plan.unit == 'team' else 'einzelne Spieler'}; erst die Startliste neu einlesen"
+            )
+        self.store.save_plan(tournament.id, plan.model_dump_json(), self._date(date))
+        return plan
+
+    @staticmethod
+    def _plan(ruleset_id: str, options: Mapping[str, Any] | None, rounds: int | None) -> TournamentPlan:
+        try:
+            return plan_for(ruleset_id, dict(options) if options else None, rounds)
+        except UnknownRuleset as error:
+            raise DeskError(f"Unbekanntes Regelwerk '{ruleset_id}': {error}") from None
+        except ValidationError as error:
+            raise DeskError(f"Der Turnierplan ist ungültig: {german_validation_message(error)}") from None
+        except ValueError as error:
+            raise DeskError(str(error)) from None
+
+    @staticmethod
+    def _date(value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        try:
+            return Date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            raise DeskError(f"Das Datum '{value}' ist kein Datum (JJJJ-MM-TT, z. B. 2026-11-23)") from None
+
+    def plan(self) -> TournamentPlan:
+        record = self.store.plan(self.tournament().id)
+        if record is None:
+            raise DeskError("Das Turnier hat noch keinen Plan (Regelwerk, Durchgänge): zuerst einrichten")
+        return TournamentPlan.model_validate_json(record.plan)
+
+    def has_plan(self) -> bool:
+        return self.store.plan(self.tournament().id) is not None
+
+    def date(self) -> str | None:
+        record = self.store.plan(self.tournament().id)
+        return record.date if record is not None else None
+
+    # -- the roster -------------------------------------------------------------------------------
+    def roster_entries(self) -> list[RosterEntry]:
+        return [
+            RosterEntry(
+                Entrant(start_number=r.start_number, name=r.name, members=r.members, club=r.club),
+                r.registered_round,
+                r.withdrawn_after,
+            )
+            for r in self.store.entrants(self.tournament().id)
+        ]
+
+    def roster(self) -> Roster:
+        """Every entrant ever on the roster (withdrawn ones too: their finished rounds count)."""
+        entries = self.roster_entries()
+        withdrawn = tuple(e.entrant.start_number for e in entries if e.withdrawn_after is not None)
+        return Roster(entrants=tuple(e.entrant for e in entries), withdrawn=withdrawn)
+
+    def has_roster(self) -> bool:
+        return bool(self.store.entrants(self.tournament().id))
+
+    def import_roster(self, csv_text: str) -> Roster:
+        """Read the roster from a CSV (``Roster.parse_csv``): all rows, or none; only before the first draw.
+
+        A bad row raises ``RosterError`` (its ``problems`` name each line and why) and imports nothing.
+        """
+        tournament = self.tournament()
+        plan = self.plan()
+        if self.store.draws(tournament.id):
+            raise DeskError("Runde 1 ist schon ausgelost: jetzt nur noch Nachmeldungen und Rückzüge")
+        roster = Roster.parse_csv(csv_text, plan.unit)
+        if not roster.entrants:
+            raise DeskError("Die Datei enthält keine Teilnehmer (nur die Kopfzeile?)")
+        self.store.replace_entrants(tournament.id, [self._record(tournament.id, e, None) for e in roster.entrants])
+        return roster
+
+    def register(
+        self, name: str, members: Sequence[str] = (), club: str | None = None, start_number: int | None = None
+    ) -> RosterEntry:
+        """Add an entrant; once a round is drawn, a late registration that plays from the next round on."""
+        tournament = self.tournament()
+        plan = self.plan()
+        current = self.roster()
+        number = start_number if start_number is not None else max((e.start_number for e in current.entrants), default=0) + 1
+        members = tuple(m.strip() for m in members if m and m.strip())
+        if plan.unit == "team" and not members:
+            raise DeskError(f"Mannschaft '{name}': die Spieler fehlen (Spieler 1, Spieler 2)")
+        try:
+            entrant = Entrant(start_number=number, name=name.strip(), members=members, club=(club or "").strip() or None)
+            current.with_entrant(entrant)
+        except ValidationError as error:
+            raise DeskError(f"Nachmeldung: {german_validation_message(error)}") from None
+        drawn = [d.round for d in self.store.draws(tournament.id)]
+        late = max(drawn) + 1 if drawn else None
+        if late is not None and late > plan.rounds:
+            raise DeskError(
+                f"Alle {plan.rounds} {_plural(plan.round_label)} sind ausgelost: eine Nachmeldung spielt nicht mehr mit"
+            )
+        self.store.add_entrant(self._record(tournament.id, entrant, late))
+        return RosterEntry(entrant, late, None)
+
+    def withdraw(self, start_number: int) -> RosterEntry:
+        """The entrant withdraws: plays no round drawn from now on; the rounds already drawn stay theirs."""
+        tournament = self.tournament()
+        entry = self._entry(start_number)
+        if entry.withdrawn_after is not None:
+            raise DeskError(
+                f"Startnummer {start_number} ({entry.entrant.name}) hat schon nach Runde {entry.withdrawn_after} zurückgezogen"
+            )
+        after = max((d.round for d in self.store.draws(tournament.id)), default=0)
+        self.store.withdraw_entrant(tournament.id, start_number, after)
+        return RosterEntry(entry.entrant, entry.registered_round, after)
+
+    def _entry(self, start_number: int) -> RosterEntry:
+        for entry in self.roster_entries():
+            if entry.entrant.start_number == start_number:
+                return entry
+        raise DeskError(f"Startnummer {start_number} steht nicht auf der Startliste")
+
+    @staticmethod
+    def _record(tournament_id: str, e: Entrant, registered_round: int | None) -> EntrantRecord:
+        return EntrantRecord(tournament_id, e.start_number, e.name, tuple(e.members), e.club, registered_round, None)
+
+    def playing(self, round: int) -> list[int]:
+        """The Startnummern that play in ``round`` (late ones from their round, withdrawn ones until theirs)."""
+        return [e.entrant.start_number for e in self.roster_entries() if e.plays_in(round)]
+
+    # -- the draw -------------------------------------------------------------------------------
+    def draws(self) -> list[RoundDraw]:
+        return [RoundDraw.model_validate_json(d.draw) for d in self.store.draws(self.tournament().id)]
+
+    def draw_of(self, round: int) -> RoundDraw:
+        for draw in self.draws():
+            if draw.round == round:
+                return draw
+        raise DeskError(f"{self._round_name(round)} ist noch nicht ausgelost")
+
+    def draw(self, round: int, seed: int | None = None) -> RoundDraw:
+        """Draw ``round`` (the next one) with ``seed`` (or a random one the organizer can read out and note)."""
+        tournament = self.tournament()
+        plan = self.plan()
+        previous = self.draws()
+        expected = len(previous) + 1
+        if round != expected:
+            if any(d.round == round for d in previous):
+                raise DeskError(f"{self._round_name(round)} ist schon ausgelost (Los-Nummer {self.draw_of(round).seed})")
+            raise DeskError(f"Als Nächstes wird {self._round_name(expected)} ausgelost, nicht {self._round_name(round)}")
+        if round > plan.rounds:
+            raise DeskError(f"Das Turnier hat {plan.rounds} {_plural(plan.round_label)}; ein {round}. gibt es nicht")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        if not 0 <= seed < 2**31:
+            raise DeskError("Die Los-Nummer muss eine ganze Zahl von 0 bis 2147483647 sein")
+        numbers = self.playing(round)
+        if not numbers:
+            raise DeskError("Die Startliste ist leer: zuerst Teilnehmer eintragen oder einlesen")
+        try:
+            drawn = draw_round(plan, numbers, previous, round, seed)
+        except DrawError as error:
+            raise DeskError(str(error)) from None
+        try:
+            self.store.save_draw(tournament.id, round, seed, drawn.model_dump_json())
+        except Exception as error:  # the key refuses a second draw of the same round (two clicks at once)
+            if any(d.round == round for d in self.store.draws(tournament.id)):
+                raise DeskError(f"{self._round_name(round)} ist schon ausgelost") from None
+            raise error
+        return drawn
+
+    def _round_name(self, round: int) -> str:
+        record = self.store.plan(self.tournament().id)
+        label = TournamentPlan.model_validate_json(record.plan).round_label if record else "Runde"
+        return f"{label} {round}"
+
+    # -- the rounds -------------------------------------------------------------------------------
+    def start_round(self, round: int) -> datetime:
+        """Start the round's clock (Watten: the 70 minutes of Regel 11 run from here); a second start keeps the first."""
+        self.draw_of(round)
+        return self.store.start_round(self.tournament().id, round, self.clock())
+
+    def started_at(self, round: int) -> datetime | None:
+        return self.store.round_starts(self.tournament().id).get(round)
+
+    def current_round(self) -> int | None:
+        """The latest drawn round, or ``None`` before the first draw."""
+        draws = self.store.draws(self.tournament().id)
+        return draws[-1].round if draws else None
+
+    # -- sheets --------------------------------------------------------------------------------------
+    def _parsed(self, stored: StoredRevision) -> HostSheet:
+        return HostSheet(Sheet.from_json(stored.body), stored.revision, stored.device_id is None, stored.received_at)
+
+    def table_sheets(self, round: int, table: int) -> list[HostSheet]:
+        """The latest revision of every sheet of the table in the round, oldest sheet first."""
+        plan = self.plan()
+        rows = self.store.latest_per_sheet(self.tournament().id, round_label=plan.round_label, round=round, table=table)
+        return [self._parsed(r) for r in rows]
+
+    def _round_sheets(self, round: int | None = None) -> dict[tuple[int, int], list[HostSheet]]:
+        plan = self.plan()
+        out: dict[tuple[int, int], list[HostSheet]] = {}
+        for stored in self.store.latest_per_sheet(self.tournament().id):
+            if stored.round_label != plan.round_label or stored.round is None:
+                continue
+            if round is not None and stored.round != round:
+                continue
+            out.setdefault((stored.round, stored.table), []).append(self._parsed(stored))
+        return out
+
+    def decisions(self, round: int | None = None, table: int | None = None) -> list[Decision]:
+        """The trail: every decision of the Turnierleitung, oldest first."""
+        return [
+            Decision(d.id, d.round, d.table, d.kind, d.sheet_id, d.revision, d.decided_by, d.reason, d.detail, d.decided_at)
+            for d in self.store.decisions(self.tournament().id, round, table)
+        ]
+
+    def decided(self, round: int, table: int) -> Decision | None:
+        """The latest decision of the table that names the sheet standing (``entscheidung``/``korrektur``)."""
+        pinned = [d for d in self.decisions(round, table) if d.kind in ("entscheidung", "korrektur") and d.sheet_id]
+        return pinned[-1] if pinned else None
+
+    def locked(self, round: int | None, table: int | None) -> Decision | None:
+        """The decision that closes the table to the phones (any decision at all), or ``None``."""
+        if round is None or table is None or not self.has_plan():
+            return None
+        found = self.store.decisions(self.tournament().id, round, table)
+        if not found:
+            return None
+        return self.decisions(round, table)[-1]
+
+    def result_sheets(self, round: int | None = None) -> tuple[list[Sheet], list[str]]:
+        """One sheet per drawn table (the standings count exactly these), and notes on the tables left out.
+
+        A table's sheet is the decided revision if the Turnierleitung decided; else its sheets if they
+        agree (the latest, preferring a signed one); tables whose sheets disagree are left out, noted.
+        """
+        by_table = self._round_sheets(round)
+        sheets: list[Sheet] = []
+        notes: list[str] = []
+        plan = self.plan()
+        for draw in self.draws():
+            if round is not None and draw.round != round:
+                continue
+            for table in draw.tables:
+                where = f"{plan.round_label} {draw.round}, Tisch {table.table}"
+                decision = self.decided(draw.round, table.table)
+                if decision is not None:
+                    assert decision.sheet_id is not None and decision.revision is not None
+                    stored = self.store.revision(decision.sheet_id, decision.revision)
+                    if stored is not None:
+                        sheets.append(Sheet.from_json(stored.body))
+                        continue
+                found = by_table.get((draw.round, table.table), [])
+                if not found:
+                    continue
+                chosen = self._agreeing(found)
+                if chosen is None:
+                    notes.append(f"{where}: die Blätter sind uneinig; bis zur Entscheidung der Turnierleitung nicht gewertet")
+                    continue
+                sheets.append(chosen)
+        return sheets, notes
+
+    @staticmethod
+    def _agreeing(found: list[HostSheet]) -> Sheet | None:
+        closed = [h for h in found if find_ruleset(h.sheet.ruleset.id).score(h.sheet).status.closed]
+        pool = closed or found
+        first = pool[0].sheet
+        for other in pool[1:]:
+            if not compare_sheets(first, other.sheet).agree:
+                return None
+        return max(pool, key=lambda h: h.received_at).sheet
+
+    # -- the dashboard ------------------------------------------------------------------------------
+    def tables(self, round: int) -> list[TableView]:
+        """Every table of the round with its state (``table_status``), its sheets and its decisions."""
+        plan = self.plan()
+        draw = self.draw_of(round)
+        by_table = self._round_sheets(round)
+        started = self.started_at(round)
+        now = self.clock()
+        decisions = self.decisions(round)
+        out = []
+        for table in draw.tables:
+            found = by_table.get((round, table.table), [])
+            decided = [d for d in decisions if d.table == table.table]
+            pinned = [d for d in decided if d.kind in ("entscheidung", "korrektur") and d.sheet_id]
+            counted = [h.sheet for h in found]
+            if pinned:
+                stored = self.store.revision(pinned[-1].sheet_id, pinned[-1].revision)  # type: ignore[arg-type]
+                if stored is not None:
+                    counted = [Sheet.from_json(stored.body)]
+            status = table_status(plan, table, counted, now, started)
+            out.append(TableView(round, table, status, tuple(found), tuple(decided)))
+        return out
+
+    def dispute(self, round: int, table: int) -> Dispute:
+        """The two sheets of the table side by side, from the first game where they differ."""
+        found = self.table_sheets(round, table)
+        if len(found) < 2:
+            raise DeskError(f"An Tisch {table} ({self._round_name(round)}) gibt es nur {len(found)} Blatt: nichts zu vergleichen")
+        a, b = found[-2], found[-1]
+        comparison = compare_sheets(a.sheet, b.sheet)
+        start = comparison.first_difference or 1
+        return Dispute(round, table, (a, b), comparison, (self._lines(a.sheet, start), self._lines(b.sheet, start)))
+
+    @staticmethod
+    def _lines(sheet: Sheet, start: int) -> tuple[str, ...]:
+        score = find_ruleset(sheet.ruleset.id).score(sheet)
+        names = {p.id: p.name for p in sheet.participants}
+        out = []
+        games = [line for line in score.lines if line.kind != CLOSE]
+        for number, line in enumerate(games, start=1):
+            if number < start:
+                continue
+            points = ", ".join(f"{names.get(k, k)} {v:+d}" for k, v in line.points.items() if v) or "keine Punkte"
+            stand = ":".join(str(v) for v in (line.stand or line.totals).values())
+            out.append(f"Spiel {number} (Eintrag {line.entry}): {points}" + (f" (Stand {stand})" if stand else ""))
+        return tuple(out)
+
+    # -- decisions (new revisions with a trail) ------------------------------------------------------
+    def decide(self, round: int, table: int, sheet_id: uuid.UUID | str, reason: str, by: str = TURNIERLEITUNG) -> Decision:
+        """ "Dieses Blatt gilt": a new revision of it confirming its last counting entry, with the reason."""
+        reason = _text(reason, "Die Begründung", limit=MAX_REASON)
+        by = _text(by, "Wer entscheidet", limit=80)
+        host = self._sheet_of(round, table, sheet_id)
+        sheet = host.sheet
+        effective = effective_entries(sheet.entries)
+        if not effective:
+            raise DeskError("Das Blatt hat noch keinen Eintrag: darüber ist nichts zu entscheiden")
+        last = effective[-1]
+        entry = Entry(
+            kind=CORRECTION,
+            target=last.number,
+            replacement=Replacement(kind=last.kind, data=dict(last.data)),
+            at=self.clock(),
+            device=TURNIERLEITUNG,
+            reason=f"Entscheidung ({by}): dieses Blatt gilt. {reason}",
+        )
+        writer = self._writer(sheet)
+        return self._write(round, table, sheet.with_entry(entry), "entscheidung", by, reason, f"{writer} gilt")
+
+    def correct_game(
+        self,
+        round: int,
+        table: int,
+        sheet_id: uuid.UUID | str,
+        game: int,
+        data: Mapping[str, Any],
+        reason: str,
+        *,
+        kind: str | None = None,
+        by: str = TURNIERLEITUNG,
+    ) -> Decision:
+        """Enter game ``game`` (counted from 1, as the comparison counts) anew on the sheet, with the reason."""
+        reason = _text(reason, "Die Begründung", limit=MAX_REASON)
+        by = _text(by, "Wer entscheidet", limit=80)
+        host = self._sheet_of(round, table, sheet_id)
+        sheet = host.sheet
+        games = [e for e in effective_entries(sheet.entries) if e.kind != CLOSE]
+        if not 1 <= game <= len(games):
+            raise DeskError(f"Spiel {game} gibt es auf diesem Blatt nicht (es hat {len(games)} Spiele)")
+        target = games[game - 1]
+        try:
+            replacement = Replacement(kind=kind or target.kind, data=dict(data))
+            entry = Entry(
+                kind=CORRECTION,
+                target=target.number,
+                replacement=replacement,
+                at=self.clock(),
+                device=TURNIERLEITUNG,
+                reason=f"Korrektur ({by}): {reason}",
+            )
+        except ValidationError as error:
+            raise DeskError(f"Die Korrektur ist ungültig: {german_validation_message(error)}") from None
+        detail = f"Spiel {game} auf dem {self._writer(sheet)} neu eingetragen: {json.dumps(dict(data), ensure_ascii=False)}"
+        return self._write(round, table, sheet.with_entry(entry), "korrektur", by, reason, detail)
+
+    def abort_table(self, round: int, table: int, reason: str, by: str = TURNIERLEITUNG) -> list[Decision]:
+        """ "Durchgang abbrechen": every open sheet of the table ends as the rules say (Watten: Zeitlimit, Regel 11)."""
+        reason = _text(reason, "Die Begründung", limit=MAX_REASON)
+        by = _text(by, "Wer entscheidet", limit=80)
+        plan = self.plan()
+        draw = self.draw_of(round)
+        if not any(t.table == table for t in draw.tables):
+            raise DeskError(f"Tisch {table} gibt es in {self._round_name(round)} nicht")
+        found = self.table_sheets(round, table)
+        if not found:  # no phone sent anything: the host opens the table's sheet itself
+            prepared = sheet_for(plan, self.roster(), draw, table, tournament=self.tournament().id, written_by=None)
+            found = [HostSheet(prepared, 0, True, self.clock())]
+        open_sheets = [h for h in found if not find_ruleset(h.sheet.ruleset.id).score(h.sheet).status.closed]
+        if not open_sheets:
+            raise DeskError(f"Tisch {table} ({self._round_name(round)}) ist schon abgeschlossen: nichts abzubrechen")
+        made = []
+        for host in open_sheets:
+            sheet = host.sheet
+            now = self.clock()
+            note = f"Durchgang abgebrochen ({by}): {reason}"
+            ruleset = find_ruleset(sheet.ruleset.id)
+            if "zeitlimit" in ruleset.entry_models:
+                sheet = sheet.with_entry(Entry(kind="zeitlimit", at=now, device=TURNIERLEITUNG, reason=note))
+                close = Entry(kind=CLOSE, data={"signed_by": TURNIERLEITUNG}, at=now, device=TURNIERLEITUNG, reason=note)
+            else:
+                close = Entry(
+                    kind=CLOSE,
+                    data={"signed_by": TURNIERLEITUNG, "override": reason[:500]},
+                    at=now,
+                    device=TURNIERLEITUNG,
+                    reason=note,
+                )
+            sheet = sheet.with_entry(close)
+            made.append(self._write(round, table, sheet, "abbruch", by, reason, f"{self._writer(sheet)} abgebrochen"))
+        return made
+
+    def _sheet_of(self, round: int, table: int, sheet_id: uuid.UUID | str) -> HostSheet:
+        try:
+            wanted = uuid.UUID(str(sheet_id))
+        except ValueError:
+            raise DeskError(f"'{sheet_id}' ist keine Blatt-ID") from None
+        for host in self.table_sheets(round, table):
+            if host.sheet.id == wanted:
+                return host
+        raise DeskError(f"Das Blatt {wanted} gehört nicht zu Tisch {table} in {self._round_name(round)}")
+
+    @staticmethod
+    def _writer(sheet: Sheet) -> str:
+        who = sheet.context.written_by
+        for p in sheet.participants:
+            if who is not None and who in (p.id, str(p.seat)):
+                return f"Blatt von {p.name}"
+        return "Blatt der Turnierleitung" if who is None else f"Blatt von {who}"
+
+    def _write(self, round: int, table: int, sheet: Sheet, kind: str, by: str, reason: str, detail: str) -> Decision:
+        """Check the new revision with its ruleset, then store it and its decision in one transaction."""
+        try:
+            score = find_ruleset(sheet.ruleset.id).score(sheet)
+        except RuleViolation as error:
+            raise DeskError(f"Das Regelwerk lässt das nicht zu: {error}") from None
+        canonical = sheet.to_json().encode("utf-8")
+        tournament = self.tournament()
+        now = self.clock()
+        revision = len(sheet.entries)
+        decision = DecisionRecord(0, tournament.id, round, table, kind, sheet.id, revision, by, reason, detail, now)
+        try:
+            self.store.store_host_revision(
+                NewRevision(
+                    sheet_id=sheet.id,
+                    revision=revision,
+                    body=canonical,
+                    body_sha256=body_sha256(canonical),
+                    tournament_id=tournament.id,
+                    round_label=sheet.context.round_label,
+                    round=round,
+                    table=table,
+                    written_by=sheet.context.written_by,
+                    closed=score.status.closed,
+                    games=sum(1 for line in score.lines if line.kind != CLOSE),
+                    device_id=None,
+                ),
+                decision,
+            )
+        except ValueError as error:
+            raise DeskError(str(error)) from None
+        return self.decisions(round, table)[-1]
+
+    # -- the phones ----------------------------------------------------------------------------------
+    def assignment(self, start_number: int, round: int | None = None) -> Assignment:
+        """Where ``start_number`` plays in ``round`` (default: the latest drawn) and the sheet to open there."""
+        plan = self.plan()
+        entry = self._entry(start_number)
+        if round is None:
+            round = self.current_round()
+            if round is None:
+                raise DeskError(f"{plan.round_label} 1 ist noch nicht ausgelost; bitte warten, bis die Turnierleitung auslost")
+        draw = self.draw_of(round)
+        for table in draw.tables:
+            for seat in table.seats:
+                if seat.start_number == start_number:
+                    writer = participant_id(plan, seat.seat)
+                    sheet = sheet_for(plan, self.roster(), draw, table.table, tournament=self.tournament().id, written_by=writer)
+                    return Assignment(
+                        round=round,
+                        round_label=plan.round_label,
+                        table=table.table,
+                        seat=seat.seat,
+                        start_number=start_number,
+                        participant_id=writer,
+                        name=entry.entrant.name,
+                        sheet=sheet,
+                        started_at=self.started_at(round),
+                    )
+        if start_number in draw.bye:
+            raise DeskError(f"Startnummer {start_number} hat in {plan.round_label} {round} spielfrei")
+        raise DeskError(f"Startnummer {start_number} ({entry.entrant.name}) spielt in {plan.round_label} {round} nicht mit")
+
+    def seat_of(self, start_number: int, round: int) -> int | None:
+        """The table ``start_number`` is drawn to in ``round``, or ``None``."""
+        for draw in self.draws():
+            if draw.round == round:
+                for table in draw.tables:
+                    if any(s.start_number == start_number for s in table.seats):
+                        return table.table
+        return None
+
+    # -- standings and exports -----------------------------------------------------------------------
+    def standings(self) -> Standings:
+        """The live standings: the rulesets' own ranking over one sheet per table (``result_sheets``)."""
+        sheets, notes = self.result_sheets()
+        standings = tournament_standings(self.plan(), self.roster(), sheets)
+        if notes:
+            standings = standings.model_copy(update={"notes": (*standings.notes, *notes)})
+        return standings
+
+    def standings_csv(self) -> bytes:
+        return standings_csv(self.standings()).encode("utf-8-sig")
+
+    def games_csv(self) -> bytes:
+        """Every game of every sheet the standings count, one row per game."""
+        sheets, _ = self.result_sheets()
+        return games_csv(sheets).encode("utf-8-sig")

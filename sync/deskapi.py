@@ -1,0 +1,268 @@
+"""The organizer's JSON endpoints: one per ``Desk`` action, behind the organizer's password.
+
+Every route is a thin shell over ``sync.desk.Desk`` (the one place of the tournament's logic): it
+reads the request, calls the method, and answers its result as JSON. A refused action
+(``DeskError``, ``RosterError``, ``RuleViolation``) is a 422 with the German ``detail`` (a CSV's
+``problems`` as well, one per bad line) and has changed nothing. docs/sync-client.md lists them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, is_dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Body, Depends, FastAPI, Path, Request, Response
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from scoring import RuleViolation
+from scoring.tournament import RosterError
+
+from .desk import Desk, DeskError
+from .protocol import API_PREFIX
+
+if TYPE_CHECKING:
+    from .host import HostState
+
+PREFIX = f"{API_PREFIX}/organizer"
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TournamentRequest(_Request):
+    name: str = Field(min_length=1, max_length=200)
+    ruleset_id: str = Field(min_length=1, max_length=40)
+    date: str | None = Field(default=None, max_length=10)
+    options: dict[str, Any] | None = None
+    rounds: int | None = Field(default=None, ge=1, le=50)
+    join_code: str | None = Field(default=None, min_length=4, max_length=64)
+
+
+class PlanRequest(_Request):
+    ruleset_id: str = Field(min_length=1, max_length=40)
+    date: str | None = Field(default=None, max_length=10)
+    options: dict[str, Any] | None = None
+    rounds: int | None = Field(default=None, ge=1, le=50)
+
+
+class RosterCsv(_Request):
+    csv: str = Field(max_length=900_000)
+
+
+class Registration(_Request):
+    name: str = Field(min_length=1, max_length=200)
+    members: list[str] = Field(default_factory=list, max_length=10)
+    club: str | None = Field(default=None, max_length=200)
+    start_number: int | None = Field(default=None, ge=1, le=100_000)
+
+
+class DrawRequest(_Request):
+    seed: int | None = Field(default=None, ge=0, lt=2**31)
+
+
+class Reason(_Request):
+    reason: str = Field(min_length=1, max_length=500)
+    by: str = Field(default="Turnierleitung", min_length=1, max_length=80)
+
+
+class DecideRequest(Reason):
+    sheet_id: uuid.UUID
+
+
+class CorrectRequest(Reason):
+    sheet_id: uuid.UUID
+    game: int = Field(ge=1, le=10_000)
+    data: dict[str, Any]
+    kind: str | None = Field(default=None, max_length=40)
+
+
+RoundPath = Annotated[int, Path(ge=1, le=1000, description="Durchgang / Serie / Runde")]
+TablePath = Annotated[int, Path(ge=1, le=100_000, description="Tischnummer")]
+
+
+def _json(value: Any, status: int = 200) -> JSONResponse:
+    if is_dataclass(value) and not isinstance(value, type):
+        value = asdict(value)
+    return JSONResponse(jsonable_encoder(value), status_code=status)
+
+
+def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Callable[..., None]) -> None:
+    """Add the organizer's tournament endpoints to the host's app."""
+    organizer = [Depends(require_organizer)]
+
+    def desk() -> Desk:
+        assert state.desk is not None
+        return state.desk
+
+    @app.exception_handler(RosterError)
+    async def roster_error(_request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, RosterError)
+        return JSONResponse({"detail": str(error), "problems": list(error.problems)}, status_code=422)
+
+    @app.exception_handler(DeskError)
+    async def desk_error(_request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=422)
+
+    @app.exception_handler(RuleViolation)
+    async def rule_error(_request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=422)
+
+    def overview() -> dict[str, Any]:
+        d = desk()
+        t = d.tournament()
+        plan = d.plan() if d.has_plan() else None
+        return {
+            "id": t.id,
+            "name": t.name,
+            "join_code": t.join_code,
+            "date": d.date(),
+            "plan": plan,
+            "entrants": len(d.roster_entries()),
+            "rounds_drawn": [r.round for r in d.draws()],
+            "current_round": d.current_round(),
+        }
+
+    @app.get(f"{PREFIX}/tournament", dependencies=organizer, summary="Das Turnier mit Plan und Stand der Auslosung")
+    def tournament() -> JSONResponse:
+        return _json(overview())
+
+    @app.post(f"{PREFIX}/tournament", dependencies=organizer, status_code=201, summary="Ein neues Turnier mit Plan anlegen")
+    def create(request: TournamentRequest) -> JSONResponse:
+        made = desk().create_tournament(
+            request.name,
+            request.ruleset_id,
+            date=request.date,
+            options=request.options,
+            rounds=request.rounds,
+            join_code=request.join_code,
+        )
+        state.tournament = made
+        return _json(overview(), 201)
+
+    @app.put(
+        f"{PREFIX}/plan", dependencies=organizer, summary="Regelwerk, Optionen, Durchgänge, Datum (vor der ersten Auslosung)"
+    )
+    def plan(request: PlanRequest) -> JSONResponse:
+        desk().configure(request.ruleset_id, date=request.date, options=request.options, rounds=request.rounds)
+        return _json(overview())
+
+    @app.get(f"{PREFIX}/roster", dependencies=organizer, summary="Die Startliste")
+    def roster() -> JSONResponse:
+        return _json([asdict(e) for e in desk().roster_entries()])
+
+    @app.post(f"{PREFIX}/roster/csv", dependencies=organizer, summary="Die Startliste aus einer CSV-Datei (alles oder nichts)")
+    def import_csv(request: RosterCsv) -> JSONResponse:
+        desk().import_roster(request.csv)
+        return _json([asdict(e) for e in desk().roster_entries()])
+
+    @app.post(f"{PREFIX}/entrants", dependencies=organizer, status_code=201, summary="Teilnehmer eintragen oder nachmelden")
+    def register(request: Registration) -> JSONResponse:
+        return _json(desk().register(request.name, request.members, request.club, request.start_number), 201)
+
+    @app.post(
+        f"{PREFIX}/entrants/{{start_number}}/withdraw", dependencies=organizer, summary="Rückzug nach dem laufenden Durchgang"
+    )
+    def withdraw(start_number: Annotated[int, Path(ge=1, le=100_000)]) -> JSONResponse:
+        return _json(desk().withdraw(start_number))
+
+    @app.post(
+        f"{PREFIX}/rounds/{{round}}/draw", dependencies=organizer, status_code=201, summary="Den Durchgang auslosen (Los-Nummer)"
+    )
+    def draw(round: RoundPath, request: Annotated[DrawRequest | None, Body()] = None) -> JSONResponse:
+        return _json(desk().draw(round, request.seed if request else None), 201)
+
+    @app.get(f"{PREFIX}/rounds/{{round}}/draw", dependencies=organizer, summary="Die Auslosung eines Durchgangs")
+    def drawn(round: RoundPath) -> JSONResponse:
+        return _json(desk().draw_of(round))
+
+    @app.post(f"{PREFIX}/rounds/{{round}}/start", dependencies=organizer, summary="Die Uhr des Durchgangs starten")
+    def start(round: RoundPath) -> JSONResponse:
+        return _json({"round": round, "started_at": desk().start_round(round)})
+
+    @app.get(f"{PREFIX}/rounds/{{round}}/tables", dependencies=organizer, summary="Jeder Tisch mit Stand, Uhr und Blättern")
+    def tables(round: RoundPath) -> JSONResponse:
+        return _json([_table(v) for v in desk().tables(round)])
+
+    @app.get(f"{PREFIX}/rounds/{{round}}/tables/{{table}}/dispute", dependencies=organizer, summary="Zwei Blätter nebeneinander")
+    def dispute(round: RoundPath, table: TablePath) -> JSONResponse:
+        found = desk().dispute(round, table)
+        return _json(
+            {
+                "round": found.round,
+                "table": found.table,
+                "comparison": found.comparison,
+                "sheets": [_host_sheet(h) for h in found.sheets],
+                "lines": found.lines,
+            }
+        )
+
+    @app.post(
+        f"{PREFIX}/rounds/{{round}}/tables/{{table}}/decide", dependencies=organizer, status_code=201, summary="Dieses Blatt gilt"
+    )
+    def decide(round: RoundPath, table: TablePath, request: DecideRequest) -> JSONResponse:
+        return _json(desk().decide(round, table, request.sheet_id, request.reason, request.by), 201)
+
+    @app.post(
+        f"{PREFIX}/rounds/{{round}}/tables/{{table}}/correct",
+        dependencies=organizer,
+        status_code=201,
+        summary="Ein Spiel neu eintragen",
+    )
+    def correct(round: RoundPath, table: TablePath, request: CorrectRequest) -> JSONResponse:
+        made = desk().correct_game(
+            round, table, request.sheet_id, request.game, request.data, request.reason, kind=request.kind, by=request.by
+        )
+        return _json(made, 201)
+
+    @app.post(
+        f"{PREFIX}/rounds/{{round}}/tables/{{table}}/abort",
+        dependencies=organizer,
+        status_code=201,
+        summary="Durchgang abbrechen",
+    )
+    def abort(round: RoundPath, table: TablePath, request: Reason) -> JSONResponse:
+        return _json([asdict(d) for d in desk().abort_table(round, table, request.reason, request.by)], 201)
+
+    @app.get(f"{PREFIX}/decisions", dependencies=organizer, summary="Alle Entscheidungen der Turnierleitung")
+    def decisions() -> JSONResponse:
+        return _json([asdict(d) for d in desk().decisions()])
+
+    @app.get(f"{PREFIX}/standings", dependencies=organizer, summary="Der Zwischenstand mit den Regeln des Regelwerks")
+    def standings() -> JSONResponse:
+        return _json(desk().standings())
+
+    @app.get(f"{PREFIX}/exports/standings.csv", dependencies=organizer, summary="Der Stand als CSV")
+    def standings_csv() -> Response:
+        return _csv(desk().standings_csv(), "stand.csv")
+
+    @app.get(f"{PREFIX}/exports/games.csv", dependencies=organizer, summary="Jedes Spiel jedes gewerteten Blatts als CSV")
+    def games_csv() -> Response:
+        return _csv(desk().games_csv(), "spiele.csv")
+
+
+def _csv(body: bytes, name: str) -> Response:
+    return Response(body, media_type="text/csv; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _host_sheet(h: Any) -> dict[str, Any]:
+    return {
+        "sheet": h.sheet.model_dump(mode="json", exclude_none=True),
+        "revision": h.revision,
+        "written_by_host": h.written_by_host,
+        "received_at": h.received_at,
+    }
+
+
+def _table(view: Any) -> dict[str, Any]:
+    return {
+        "round": view.round,
+        "draw": view.draw,
+        "status": view.status,
+        "sheets": [_host_sheet(h) for h in view.sheets],
+        "decisions": [asdict(d) for d in view.decisions],
+    }
