@@ -10,7 +10,9 @@ import flet as ft
 from .tournament_state import TournamentState
 
 
-def _field(state: TournamentState, name: str, label: str, value: str, *, number: bool = False, hint: str | None = None) -> ft.TextField:
+def _field(
+    state: TournamentState, name: str, label: str, value: str, *, number: bool = False, hint: str | None = None
+) -> ft.TextField:
     return ft.TextField(
         label=label,
         value=value,
@@ -23,9 +25,7 @@ def _field(state: TournamentState, name: str, label: str, value: str, *, number:
 
 
 @ft.component
-def JoinScreen(
-    state: TournamentState, on_joined: Callable[[], None], on_open: Callable[[str], None] | None = None
-) -> ft.View:
+def JoinScreen(state: TournamentState, on_joined: Callable[[], None], on_open: Callable[[str], None] | None = None) -> ft.View:
     def open_table() -> None:
         sheet_id = state.open_assigned()
         if sheet_id is not None and on_open is not None:
@@ -61,7 +61,9 @@ def JoinScreen(
                 )
             )
         controls.append(
-            ft.OutlinedButton("Turnier auf diesem Handy verlassen", icon=ft.Icons.LOGOUT, height=48, on_click=lambda _: state.leave())
+            ft.OutlinedButton(
+                "Turnier auf diesem Handy verlassen", icon=ft.Icons.LOGOUT, height=48, on_click=lambda _: state.leave()
+            )
         )
     else:
         controls.extend(
@@ -74,15 +76,8 @@ def JoinScreen(
                 _field(state, "target", "Beitrittszeile oder Adresse", state.target),
                 _field(state, "code", "Beitrittscode", state.code),
                 _field(state, "fingerprint", "Fingerabdruck (erste 8 Zeichen)", state.fingerprint),
-                _field(
-                    state,
-                    "start_number",
-                    "Startnummer",
-                    state.start_number,
-                    number=True,
-                    hint="wenn die Tische ausgelost werden",
-                ),
-                ft.Text("Ohne Auslosung statt der Startnummer Tisch und Mannschaft:", size=14),
+                ft.Text("Werden die Tische ausgelost: die Startnummer. Sonst Tisch und Mannschaft.", size=14),
+                _field(state, "start_number", "Startnummer", state.start_number, number=True),
                 ft.Row(
                     spacing=8,
                     controls=[
