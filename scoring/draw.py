@@ -164,6 +164,14 @@ def _no_fit(plan: TournamentPlan, count: int, sizes: list[int], who: str) -> str
 
 _REPEAT = 1000
 """Weight of one repeated meeting (squared per pair) against one more 5-player table."""
+_ATTEMPTS = 30
+"""Restarts (a new shuffle, greedy, local search) at most; 3 beyond 200 entrants."""
+_PATIENCE_ATTEMPTS = 8
+"""Restarts in a row that found nothing cheaper end the search."""
+_STEPS = 300
+"""Local-search steps per restart at most; 60 beyond 200 entrants."""
+_PATIENCE_STEPS = 100
+"""Steps in a row that found nothing cheaper end the local search."""
 
 
 class _Costs:
@@ -263,15 +271,18 @@ def _arrange(numbers: list[int], sizes: list[int], costs: _Costs, rng: random.Ra
         return _cut(order, sizes)
     best: list[list[int]] | None = None
     best_cost = -1
-    attempts = 12 if len(numbers) <= 200 else 3
+    attempts = _ATTEMPTS if len(numbers) <= 200 else 3
+    unchanged = 0
     for _ in range(attempts):
         tables = _greedy(numbers, sizes, costs, rng)
         total = sum(costs.table(t) for t in tables)
-        if total:
+        if total >= _REPEAT:
             tables, total = _improve(tables, costs, rng, total)
         if best is None or total < best_cost:
-            best, best_cost = tables, total
-        if best_cost < _REPEAT:
+            best, best_cost, unchanged = tables, total, 0
+        else:
+            unchanged += 1
+        if best_cost < _REPEAT or unchanged >= _PATIENCE_ATTEMPTS:
             break
     assert best is not None
     return best
@@ -312,8 +323,12 @@ def _improve(tables: list[list[int]], costs: _Costs, rng: random.Random, total: 
     """Min-conflicts local search: swap an entrant with a repeat against the best partner elsewhere."""
     best = [list(t) for t in tables]
     best_total = total
-    steps = 300 if sum(len(t) for t in tables) <= 200 else 60
+    steps = _STEPS if sum(len(t) for t in tables) <= 200 else 60
+    since_better = 0
     for _ in range(steps):
+        since_better += 1
+        if since_better > _PATIENCE_STEPS:
+            break
         conflicted = [
             (t, i)
             for t, members in enumerate(tables)
@@ -346,7 +361,7 @@ def _improve(tables: list[list[int]], costs: _Costs, rng: random.Random, total: 
         tables[t][i], tables[u][j] = tables[u][j], tables[t][i]
         total += delta
         if total < best_total:
-            best, best_total = [list(m) for m in tables], total
+            best, best_total, since_better = [list(m) for m in tables], total, 0
             if best_total < _REPEAT:
                 break
     return best, best_total

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -81,6 +81,9 @@ _COLUMNS: dict[str, str] = {
 """Header names a roster may use (compared case-insensitively, ``_`` read as a space)."""
 
 
+_EMPTY = "Die Datei ist leer: erwartet wird eine Kopfzeile (z. B. Startnummer;Name) und eine Zeile je Meldung"
+
+
 def _column(header: str) -> str | None:
     key = " ".join(header.replace("_", " ").split()).casefold()
     return _COLUMNS.get(key)
@@ -116,17 +119,16 @@ class Roster(Frozen):
         """
         if text.startswith("\ufeff"):
             text = text[1:]
-        lines = text.splitlines()
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.split("\n")
         first = next((i for i, line in enumerate(lines) if line.strip()), None)
         if first is None:
-            raise RosterError(
-                ["Die Datei ist leer: erwartet wird eine Kopfzeile (z. B. Startnummer;Name) und eine Zeile je Meldung"]
-            )
+            raise RosterError([_EMPTY])
         delimiter = _delimiter(lines[first])
         problems: list[str] = []
         rows: list[tuple[int, list[str]]] = []
         try:
-            reader = csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter, strict=True)
+            reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
             line_before = 0
             for row in reader:
                 start = line_before + 1
@@ -135,20 +137,24 @@ class Roster(Frozen):
                     rows.append((start, row))
                 if len(rows) > MAX_ENTRANTS + 1:
                     raise RosterError([f"Zeile {start}: mehr als {MAX_ENTRANTS} Meldungen, so groß ist kein Turnier"])
-        except csv.Error as error:
-            raise RosterError([f"Zeile {reader.line_num}: die Zeile ist kein gültiges CSV ({error})"]) from None
+        except csv.Error:
+            raise RosterError(
+                [f"Zeile {line_before + 1}: ein Anführungszeichen ist nicht geschlossen oder steht mitten im Feld"]
+            ) from None
+        if not rows:
+            raise RosterError([_EMPTY])
         header_line, header = rows[0]
         fields: list[str | None] = [_column(h) for h in header]
         for index, (raw, field) in enumerate(zip(header, fields, strict=True)):
             if field is None:
                 problems.append(
-                    f"Zeile {header_line}: unbekannte Spalte '{raw.strip()}' (erlaubt: Startnummer, Name, Spieler 1, Spieler 2, Verein)"
+                    f"Zeile {header_line}: unbekannte Spalte '{_shown(raw.strip())}' (erlaubt: Startnummer, Name, Spieler 1, Spieler 2, Verein)"
                 )
             elif field in fields[:index]:
-                problems.append(f"Zeile {header_line}: Spalte '{raw.strip()}' doppelt")
+                problems.append(f"Zeile {header_line}: Spalte '{_shown(raw.strip())}' doppelt")
             elif unit == "player" and field in ("member1", "member2", "members"):
                 problems.append(
-                    f"Zeile {header_line}: Spalte '{raw.strip()}' gibt es nur bei Mannschaften, hier melden sich Spieler"
+                    f"Zeile {header_line}: Spalte '{_shown(raw.strip())}' gibt es nur bei Mannschaften, hier melden sich Spieler"
                 )
         if "name" not in fields and not (unit == "team" and ("member1" in fields or "members" in fields)):
             problems.append(f"Zeile {header_line}: die Spalte 'Name' fehlt")
@@ -194,8 +200,10 @@ class Roster(Frozen):
             )
         if not entrant.name.strip():
             problems.append("Nachmeldung: der Name fehlt")
-        elif any(e.name.casefold() == entrant.name.strip().casefold() for e in self.entrants if e.members or entrant.members):
-            problems.append(f"Nachmeldung: '{entrant.name.strip()}' ist schon gemeldet")
+        else:
+            same = [e for e in self.entrants if e.name.casefold() == entrant.name.strip().casefold()]
+            if same and (same[0].members or entrant.members):
+                problems.append(f"Nachmeldung: '{same[0].name}' ist schon gemeldet (Startnummer {same[0].start_number})")
         if len(self.entrants) >= MAX_ENTRANTS:
             problems.append(f"Nachmeldung: mehr als {MAX_ENTRANTS} Meldungen gehen nicht")
         if problems:
@@ -226,6 +234,11 @@ class Roster(Frozen):
         return max((e.start_number for e in self.entrants), default=0) + 1
 
 
+def _shown(text: str) -> str:
+    """The start of a text for a message, printable whatever it holds."""
+    return "".join(c if c.isprintable() and not 0xD800 <= ord(c) <= 0xDFFF else "?" for c in text[:20])
+
+
 def _entrant(
     values: Mapping[str, str], position: int, unit: Unit, team_size: int, numbered: bool
 ) -> tuple[Entrant | None, str | None]:
@@ -234,11 +247,13 @@ def _entrant(
         raw = values.get("start_number", "")
         if not raw:
             return None, "die Startnummer fehlt"
-        if not raw.isdigit():
-            return None, f"Startnummer '{raw[:20]}' ist keine ganze Zahl"
-        number = int(raw)
-        if not 1 <= number <= MAX_NUMBER:
-            return None, f"Startnummer {raw[:20]} liegt nicht zwischen 1 und {MAX_NUMBER}"
+        if not (raw.isascii() and raw.isdigit()):
+            return None, f"Startnummer '{_shown(raw)}' ist keine ganze Zahl"
+        number = int(raw) if len(raw) <= 12 else MAX_NUMBER + 1
+        if number < 1:
+            return None, f"Startnummer {number} gibt es nicht, sie beginnen bei 1"
+        if number > MAX_NUMBER:
+            return None, f"Startnummer {_shown(raw)} ist zu groß (höchstens {MAX_NUMBER})"
     else:
         number = position
     members: list[str] = []
@@ -257,14 +272,12 @@ def _entrant(
     name = values.get("name", "") or (" / ".join(members) if members else "")
     if not name:
         return None, "der Name fehlt"
-    for text in (name, *members):
-        if len(text) > MAX_NAME:
-            return None, f"'{text[:20]}…' ist länger als {MAX_NAME} Zeichen"
-        if any(ord(c) < 32 for c in text):
-            return None, "der Name enthält Steuerzeichen"
     club = values.get("club") or None
-    if club is not None and len(club) > MAX_NAME:
-        return None, f"der Verein ist länger als {MAX_NAME} Zeichen"
+    for text in (name, *members, club or ""):
+        if len(text) > MAX_NAME:
+            return None, f"'{_shown(text)}…' ist länger als {MAX_NAME} Zeichen"
+        if any(ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF for c in text):
+            return None, f"'{_shown(text)}' enthält Steuerzeichen oder ungültige Zeichen"
     return Entrant(start_number=number, name=name, members=tuple(members), club=club), None
 
 
@@ -404,7 +417,14 @@ def _counts(plan: TournamentPlan, sheet: Sheet, score: Score) -> bool:
     return score.status.finished
 
 
-def counted_sheets(plan: TournamentPlan, sheets: Sequence[Sheet]) -> tuple[list[tuple[Sheet, Score]], list[str]]:
+Scorer = Callable[[Sheet], Score]
+"""What scores a sheet: its ruleset's ``score`` (the default), or the host's cache of the scores it
+computed when each revision arrived (it must return exactly ``score(sheet)``)."""
+
+
+def counted_sheets(
+    plan: TournamentPlan, sheets: Sequence[Sheet], scorer: Scorer | None = None
+) -> tuple[list[tuple[Sheet, Score]], list[str]]:
     """The sheets that count, scored once, and a German note for each left out and why.
 
     Sheets are grouped by round and table. A table's sheets count when they are finished and
@@ -420,7 +440,7 @@ def counted_sheets(plan: TournamentPlan, sheets: Sequence[Sheet]) -> tuple[list[
             )
             continue
         try:
-            score = ruleset.score(sheet)
+            score = (scorer or ruleset.score)(sheet)
         except RuleViolation as error:
             notes.append(f"{_where(plan, sheet)}: fehlerhaft, nicht gewertet ({error})")
             continue
@@ -457,7 +477,7 @@ def counted_sheets(plan: TournamentPlan, sheets: Sequence[Sheet]) -> tuple[list[
 
 
 def _number(key: str) -> int | None:
-    return int(key[1:]) if key.startswith("#") and key[1:].isdigit() else None
+    return int(key[1:]) if key.startswith("#") and key[1:].isascii() and key[1:].isdigit() else None
 
 
 def _ratio(points: int, against: int) -> str:
@@ -470,7 +490,9 @@ def _euro(cents: int) -> str:
     return f"{cents // 100},{cents % 100:02d} €"
 
 
-def tournament_standings(plan: TournamentPlan, roster: Roster, sheets: Sequence[Sheet]) -> Standings:
+def tournament_standings(
+    plan: TournamentPlan, roster: Roster, sheets: Sequence[Sheet], *, scorer: Scorer | None = None
+) -> Standings:
     """The standings over all counted sheets, ranked by the ruleset's own ``standings()``.
 
     - Watten (Regel 13): Bummerl won, Punkteverhältnis, Punkte, direct comparison, else an
@@ -481,9 +503,12 @@ def tournament_standings(plan: TournamentPlan, roster: Roster, sheets: Sequence[
     - Schnapsen: Bummerl won, then points.
 
     Withdrawn entrants keep their finished rounds. Entrants without a counted sheet yet are
-    listed last. Sheets not counted (unfinished, unsigned, disputed) are named in ``notes``."""
+    listed last. Sheets not counted (unfinished, unsigned, disputed) are named in ``notes``.
+
+    Every sheet is scored once (``scorer``, by default its ruleset's ``score``); a host that
+    scored each revision when it arrived may pass those scores instead of scoring all again."""
     ruleset = plan.ruleset
-    counted, notes = counted_sheets(plan, sheets)
+    counted, notes = counted_sheets(plan, sheets, scorer)
     sheet_list = [s for s, _ in counted]
     score_list = [sc for _, sc in counted]
     name_header = "Mannschaft" if plan.unit == "team" else "Spieler"
