@@ -6,6 +6,8 @@ Routes (each level is a view on the stack, so the back button and gesture work):
     /neu                       a new sheet
     /blatt/<id>                a sheet: totals, lines, the entry panel
     /blatt/<id>/abschluss      close and sign
+    /blatt/<id>/teilen         the sheet as PDF Tischliste, CSV or Tischblock JSON (share sheet or download)
+    /sicherung                 every sheet as one backup file, and reading a backup or a sheet in
     /beitreten                 join the organizer's tournament (and leave it)
 
 ``tischblock app`` (or ``./dev app``) serves it in the browser; ``flet build`` packages it. The store
@@ -27,7 +29,10 @@ from typing import Any, cast
 import flet as ft
 
 from screens.app_state import AppState
+from screens.backup_screen import BackupScreen
 from screens.close_screen import CloseScreen
+from screens.export_screen import ExportScreen
+from screens.export_state import ExportState
 from screens.form_state import NewSheetForm
 from screens.join_screen import JoinScreen
 from screens.new_sheet_screen import NewSheetScreen
@@ -154,6 +159,21 @@ def CloseRoute() -> ft.View:
 
 
 @ft.component
+def ShareRoute() -> ft.View:
+    session: Session = ft.use_context(SESSION)
+    sheet_id = ft.use_route_params()["id"]
+    exports = ft.use_memo(lambda: ExportState(session.store), dependencies=[sheet_id])
+    return ExportScreen(session.sheet(sheet_id), exports, route=f"/blatt/{sheet_id}/teilen")
+
+
+@ft.component
+def BackupRoute() -> ft.View:
+    session: Session = ft.use_context(SESSION)
+    exports = ft.use_memo(lambda: ExportState(session.store), dependencies=[])
+    return BackupScreen(exports, route="/sicherung")
+
+
+@ft.component
 def JoinRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
     return JoinScreen(session.tournament, on_joined=lambda: go("/"), on_open=lambda sheet_id: go(f"/blatt/{sheet_id}"))
@@ -166,7 +186,12 @@ ROUTES = [
         children=[
             ft.Route(path="neu", component=NewSheetRoute),
             ft.Route(path="beitreten", component=JoinRoute),
-            ft.Route(path="blatt/:id", component=SheetRoute, children=[ft.Route(path="abschluss", component=CloseRoute)]),
+            ft.Route(path="sicherung", component=BackupRoute),
+            ft.Route(
+                path="blatt/:id",
+                component=SheetRoute,
+                children=[ft.Route(path="abschluss", component=CloseRoute), ft.Route(path="teilen", component=ShareRoute)],
+            ),
         ],
     )
 ]

@@ -249,6 +249,16 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
                 controls=[ft.Text(state.title, size=18), ft.Text(tournament.where(state.where), size=12)],
             ),
             actions=[
+                ft.Semantics(
+                    label="Teilen / Exportieren",
+                    button=True,
+                    exclude_semantics=True,
+                    content=ft.IconButton(
+                        icon=ft.Icons.SHARE,
+                        tooltip="Teilen / Exportieren",
+                        on_click=lambda _: ft.context.page.navigate(f"{route}/teilen"),
+                    ),
+                ),
                 ft.TextButton(
                     "Ergebnis" if state.closed else "Abschließen",
                     icon=ft.Icons.VERIFIED if state.closed else ft.Icons.DRAW,

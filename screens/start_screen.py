@@ -87,7 +87,21 @@ def StartScreen(
         )
     return ft.View(
         route="/",
-        appbar=ft.AppBar(title=ft.Text("Tischblock")),
+        appbar=ft.AppBar(
+            title=ft.Text("Tischblock"),
+            actions=[
+                ft.Semantics(
+                    label="Sicherung",
+                    button=True,
+                    exclude_semantics=True,
+                    content=ft.IconButton(
+                        icon=ft.Icons.SETTINGS_BACKUP_RESTORE,
+                        tooltip="Sicherung",
+                        on_click=lambda _: ft.context.page.navigate("/sicherung"),
+                    ),
+                )
+            ],
+        ),
         scroll=ft.ScrollMode.AUTO,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         padding=12,
