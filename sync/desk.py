@@ -41,7 +41,7 @@ from pydantic import ValidationError
 
 from scoring import Entry, RuleViolation, Sheet, UnknownRuleset, effective_entries, find_ruleset
 from scoring.compare import Comparison, compare_sheets
-from scoring.draw import DrawError, RoundDraw, TableDraw, draw_round, participant_id, sheet_for
+from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
 from scoring.tournament import (
@@ -386,13 +386,58 @@ class Desk:
             drawn = draw_round(plan, numbers, previous, round, seed)
         except DrawError as error:
             raise DeskError(str(error)) from None
-        try:
-            self.store.save_draw(tournament.id, round, seed, drawn.model_dump_json())
-        except Exception as error:  # the key refuses a second draw of the same round (two clicks at once)
-            if any(d.round == round for d in self.store.draws(tournament.id)):
-                raise DeskError(f"{self._round_name(round)} ist schon ausgelost") from None
-            raise error
+        self._save_draw(tournament.id, drawn)
         return drawn
+
+    def enter_draw(self, round: int, tables: Sequence[Sequence[int]]) -> RoundDraw:
+        """A draw made by hand in the hall (the paper Lose): ``tables`` lists each table's Startnummern in
+        seat order, table 1 first. Every entrant playing the round sits exactly once, every table has a
+        size the ruleset allows; stored like a drawn round (Los-Nummer 0: none)."""
+        tournament = self.tournament()
+        plan = self.plan()
+        previous = self.draws()
+        if round != len(previous) + 1:
+            raise DeskError(f"Als Nächstes wird {self._round_name(len(previous) + 1)} ausgelost, nicht {self._round_name(round)}")
+        if round > plan.rounds:
+            raise DeskError(f"Das Turnier hat {plan.rounds} {_plural(plan.round_label)}; ein {round}. gibt es nicht")
+        playing = set(self.playing(round))
+        seen: set[int] = set()
+        problems: list[str] = []
+        for number, table in enumerate(tables, start=1):
+            if len(table) not in plan.table_sizes:
+                sizes = " oder ".join(str(n) for n in sorted(set(plan.table_sizes)))
+                problems.append(
+                    f"Tisch {number}: {len(table)} statt {sizes} {'Mannschaften' if plan.unit == 'team' else 'Spieler'}"
+                )
+            for entrant in table:
+                if entrant not in playing:
+                    problems.append(f"Tisch {number}: Startnummer {entrant} spielt in {self._round_name(round)} nicht mit")
+                elif entrant in seen:
+                    problems.append(f"Tisch {number}: Startnummer {entrant} sitzt schon an einem anderen Tisch")
+                seen.add(entrant)
+        missing = sorted(playing - seen)
+        if missing:
+            problems.append(f"Ohne Tisch: Startnummer {', '.join(str(n) for n in missing)}")
+        if problems:
+            raise DeskError("Die Auslosung von Hand passt nicht: " + "; ".join(problems))
+        drawn = RoundDraw(
+            round=round,
+            seed=0,
+            tables=tuple(
+                TableDraw(table=number, seats=tuple(Seat(start_number=n, seat=seat) for seat, n in enumerate(table, start=1)))
+                for number, table in enumerate(tables, start=1)
+            ),
+        )
+        self._save_draw(tournament.id, drawn)
+        return drawn
+
+    def _save_draw(self, tournament_id: str, drawn: RoundDraw) -> None:
+        try:
+            self.store.save_draw(tournament_id, drawn.round, drawn.seed, drawn.model_dump_json())
+        except Exception as error:  # the key refuses a second draw of the same round (two clicks at once)
+            if any(d.round == drawn.round for d in self.store.draws(tournament_id)):
+                raise DeskError(f"{self._round_name(drawn.round)} ist schon ausgelost") from None
+            raise error
 
     def _round_name(self, round: int) -> str:
         record = self.store.plan(self.tournament().id)
