@@ -184,6 +184,9 @@ class Desk:
     def __init__(self, store: HostStore, *, clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.clock = clock
+        self._draws: dict[str, tuple[int, list[RoundDraw]]] = {}
+        """Parsed draws per tournament, with how many rounds they cover: a draw is never changed once
+        stored, so the list is whole while the store counts as many (any Desk may add the next one)."""
 
     # -- the tournament -------------------------------------------------------------------------
     def tournament(self) -> Tournament:
@@ -355,7 +358,16 @@ class Desk:
 
     # -- the draw -------------------------------------------------------------------------------
     def draws(self) -> list[RoundDraw]:
-        return [RoundDraw.model_validate_json(d.draw) for d in self.store.draws(self.tournament().id)]
+        return list(self._draws_of(self.tournament().id))
+
+    def _draws_of(self, tournament_id: str) -> list[RoundDraw]:
+        count = self.store.draw_rounds(tournament_id)
+        cached = self._draws.get(tournament_id)
+        if cached is None or cached[0] != count:
+            parsed = [RoundDraw.model_validate_json(d.draw) for d in self.store.draws(tournament_id)]
+            self._draws[tournament_id] = (len(parsed), parsed)
+            return parsed
+        return cached[1]
 
     def draw_of(self, round: int) -> RoundDraw:
         for draw in self.draws():
@@ -491,14 +503,15 @@ class Desk:
         pinned = [d for d in self.decisions(round, table) if d.kind in ("entscheidung", "korrektur") and d.sheet_id]
         return pinned[-1] if pinned else None
 
-    def locked(self, round: int | None, table: int | None) -> Decision | None:
+    def locked(self, round: int | None, table: int | None, tournament_id: str | None = None) -> Decision | None:
         """The decision that closes the table to the phones (any decision at all), or ``None``."""
-        if round is None or table is None or not self.has_plan():
+        if round is None or table is None:
             return None
-        found = self.store.decisions(self.tournament().id, round, table)
-        if not found:
+        tid = tournament_id or self.tournament().id
+        if not self.store.has_decision(tid, round, table):
             return None
-        return self.decisions(round, table)[-1]
+        d = self.store.decisions(tid, round, table)[-1]
+        return Decision(d.id, d.round, d.table, d.kind, d.sheet_id, d.revision, d.decided_by, d.reason, d.detail, d.decided_at)
 
     def result_sheets(self, round: int | None = None) -> tuple[list[Sheet], list[str]]:
         """One sheet per drawn table (the standings count exactly these), and notes on the tables left out.
@@ -764,9 +777,9 @@ class Desk:
             raise DeskError(f"Startnummer {start_number} hat in {plan.round_label} {round} spielfrei")
         raise DeskError(f"Startnummer {start_number} ({entry.entrant.name}) spielt in {plan.round_label} {round} nicht mit")
 
-    def seat_of(self, start_number: int, round: int) -> int | None:
-        """The table ``start_number`` is drawn to in ``round``, or ``None``."""
-        for draw in self.draws():
+    def seat_of(self, start_number: int, round: int, tournament_id: str | None = None) -> int | None:
+        """The table ``start_number`` is drawn to in ``round`` (of the current tournament, or ``tournament_id``), or ``None``."""
+        for draw in self._draws_of(tournament_id or self.tournament().id):
             if draw.round == round:
                 for table in draw.tables:
                     if any(s.start_number == start_number for s in table.seats):

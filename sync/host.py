@@ -472,9 +472,9 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         """The table the device writes for: the one it joined, or its Startnummer's in the round's draw."""
         if device.start_number is None:
             return device.table
-        if round is None or device.tournament_id != state.tournament.id:
+        if round is None:
             return None
-        return _desk(state).seat_of(device.start_number, round)
+        return _desk(state).seat_of(device.start_number, round, device.tournament_id)
 
     from .deskapi import install_desk_routes
 
@@ -650,7 +650,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
                 )
             raise HostError(403, f"Dieses Gerät darf nur Blätter von Tisch {device.table} abgeben")
         assert table is not None
-        lock = _desk(state).locked(sheet.context.round, table)
+        lock = _desk(state).locked(sheet.context.round, table, device.tournament_id)
         if lock is not None:
             log.warning("Abgelehnt (%s, %s): die Turnierleitung hat über den Tisch entschieden", where, writer)
             raise HostError(
