@@ -272,13 +272,16 @@ class Desk:
 
     # -- the roster -------------------------------------------------------------------------------
     def roster_entries(self) -> list[RosterEntry]:
+        return self._roster_entries(self.tournament().id)
+
+    def _roster_entries(self, tournament_id: str) -> list[RosterEntry]:
         return [
             RosterEntry(
                 Entrant(start_number=r.start_number, name=r.name, members=r.members, club=r.club),
                 r.registered_round,
                 r.withdrawn_after,
             )
-            for r in self.store.entrants(self.tournament().id)
+            for r in self.store.entrants(tournament_id)
         ]
 
     def roster(self) -> Roster:
@@ -749,33 +752,47 @@ class Desk:
 
     # -- the phones ----------------------------------------------------------------------------------
     def assignment(self, start_number: int, round: int | None = None) -> Assignment:
-        """Where ``start_number`` plays in ``round`` (default: the latest drawn) and the sheet to open there."""
-        plan = self.plan()
-        entry = self._entry(start_number)
+        """Where ``start_number`` plays in ``round`` (default: the latest drawn) and the sheet to open there.
+
+        Every phone asks this at the start of each round: it reads the tournament, plan, roster and
+        draws once each."""
+        tournament = self.tournament()
+        record = self.store.plan(tournament.id)
+        if record is None:
+            raise DeskError("Das Turnier hat noch keinen Plan (Regelwerk, Durchgänge): zuerst einrichten")
+        plan = TournamentPlan.model_validate_json(record.plan)
+        entries = self._roster_entries(tournament.id)
+        entry = next((e for e in entries if e.entrant.start_number == start_number), None)
+        if entry is None:
+            raise DeskError(f"Startnummer {start_number} steht nicht auf der Startliste")
+        draws = self._draws_of(tournament.id)
         if round is None:
-            round = self.current_round()
-            if round is None:
+            if not draws:
                 raise DeskError(f"{plan.round_label} 1 ist noch nicht ausgelost; bitte warten, bis die Turnierleitung auslost")
-        draw = self.draw_of(round)
-        for table in draw.tables:
-            for seat in table.seats:
-                if seat.start_number == start_number:
-                    writer = participant_id(plan, seat.seat)
-                    sheet = sheet_for(plan, self.roster(), draw, table.table, tournament=self.tournament().id, written_by=writer)
-                    return Assignment(
-                        round=round,
-                        round_label=plan.round_label,
-                        table=table.table,
-                        seat=seat.seat,
-                        start_number=start_number,
-                        participant_id=writer,
-                        name=entry.entrant.name,
-                        sheet=sheet,
-                        started_at=self.started_at(round),
-                    )
-        if start_number in draw.bye:
-            raise DeskError(f"Startnummer {start_number} hat in {plan.round_label} {round} spielfrei")
-        raise DeskError(f"Startnummer {start_number} ({entry.entrant.name}) spielt in {plan.round_label} {round} nicht mit")
+            round = draws[-1].round
+        draw = next((d for d in draws if d.round == round), None)
+        if draw is None:
+            raise DeskError(f"{plan.round_label} {round} ist noch nicht ausgelost")
+        table = draw.table_of(start_number)
+        if table is None:
+            if start_number in draw.bye:
+                raise DeskError(f"Startnummer {start_number} hat in {plan.round_label} {round} spielfrei")
+            raise DeskError(f"Startnummer {start_number} ({entry.entrant.name}) spielt in {plan.round_label} {round} nicht mit")
+        seat = next(s for s in table.seats if s.start_number == start_number)
+        writer = participant_id(plan, seat.seat)
+        roster = Roster(entrants=tuple(e.entrant for e in entries))
+        sheet = sheet_for(plan, roster, draw, table.table, tournament=tournament.id, written_by=writer)
+        return Assignment(
+            round=round,
+            round_label=plan.round_label,
+            table=table.table,
+            seat=seat.seat,
+            start_number=start_number,
+            participant_id=writer,
+            name=entry.entrant.name,
+            sheet=sheet,
+            started_at=self.store.round_starts(tournament.id).get(round),
+        )
 
     def seat_of(self, start_number: int, round: int, tournament_id: str | None = None) -> int | None:
         """The table ``start_number`` is drawn to in ``round`` (of the current tournament, or ``tournament_id``), or ``None``."""

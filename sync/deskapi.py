@@ -135,7 +135,7 @@ def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Calla
 
     @app.post(f"{PREFIX}/tournament", dependencies=organizer, status_code=201, summary="Ein neues Turnier mit Plan anlegen")
     def create(request: TournamentRequest) -> JSONResponse:
-        made = desk().create_tournament(
+        desk().create_tournament(
             request.name,
             request.ruleset_id,
             date=request.date,
@@ -143,7 +143,6 @@ def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Calla
             rounds=request.rounds,
             join_code=request.join_code,
         )
-        state.tournament = made
         return _json(overview(), 201)
 
     @app.put(

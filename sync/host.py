@@ -347,7 +347,8 @@ class ScoredSheets:
 @dataclass
 class HostState:
     store: HostStore
-    tournament: Tournament
+    started_with: Tournament
+    """The current tournament when the host started; ``tournament`` follows the store."""
     password_hash: str
     join_limit: RateLimitItemPerMinute
     limiter: MovingWindowRateLimiter
@@ -357,6 +358,12 @@ class HostState:
     dashboard that polls does not pay for scrypt on every request."""
     process_key: bytes = b""
     desk: Desk | None = None
+
+    @property
+    def tournament(self) -> Tournament:
+        """The host's current tournament, as the store says now: the organizer may have made a new one
+        (``Desk.create_tournament``, from an endpoint or a page); phones join that one from then on."""
+        return self.store.current_tournament() or self.started_with
 
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -378,7 +385,7 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
         raise ValueError("Der Host hat noch kein Veranstalter-Passwort")
     state = HostState(
         store=store,
-        tournament=tournament,
+        started_with=tournament,
         password_hash=password_hash,
         join_limit=RateLimitItemPerMinute(wrong_codes_per_minute),
         limiter=MovingWindowRateLimiter(MemoryStorage()),
