@@ -96,7 +96,17 @@ def score_text(sheet: Sheet, score: Score) -> str:
     return "\n".join(out)
 
 
-_LABELS = {"bummerl_won": "Bummerl", "points": "Punkte", "points_against": "Gegenpunkte"}
+_LABELS = {
+    "bummerl_won": "Bummerl",
+    "points": "Punkte",
+    "points_against": "Gegenpunkte",
+    "bummerl_lost": "Bummerl verloren",
+    "sheets": "Blätter",
+    "punkte": "Punkte",
+    "runden": "Runden",
+    "spiele": "Spiele",
+    "strafen": "Strafen",
+}
 
 
 def cmd_standings(args: argparse.Namespace) -> int:

@@ -143,7 +143,7 @@ def _layout(count: int, sizes: list[int]) -> tuple[int, ...] | None:
 
 def _no_fit(plan: TournamentPlan, count: int, sizes: list[int], who: str) -> str:
     if sizes == [2]:
-        one = "eine Mannschaft" if plan.unit == "team" else "ein Spieler"
+        one = "eine" if plan.unit == "team" else "einer"
         word = "Mannschaften" if plan.unit == "team" else "Spielern"
         return f"{plan.game} braucht eine gerade Zahl von {word}: {count} angemeldet, {one} fehlt oder {one} muss zurückziehen"
     if len(sizes) == 1:
@@ -156,7 +156,8 @@ def _no_fit(plan: TournamentPlan, count: int, sizes: list[int], who: str) -> str
         )
     fits = [n for n in range(count + 1, count + 8) if _layout(n, sizes) is not None]
     tables = "- und ".join(str(s) for s in sizes) + "er-Tische"
-    return f"{plan.game} kann {count} {who} nicht an {tables} setzen: mit {fits[0]} {who} geht es"
+    dative = "Mannschaften" if plan.unit == "team" else "Spielern"
+    return f"{plan.game} kann {count} {who} nicht an {tables} setzen: mit {fits[0]} {dative} geht es"
 
 
 # -- the draw --------------------------------------------------------------------------------
@@ -417,3 +418,19 @@ def sheet_for(
         sheet_id = uuid.uuid5(uuid.NAMESPACE_URL, f"tischblock:{tournament}:{draw.seed}:{draw.round}:{table}:{written_by or ''}")
     sheet = ruleset.new_sheet(participants, context, plan.options)
     return sheet.model_copy(update={"id": sheet_id})
+
+
+def draw_table(plan: TournamentPlan, roster: Roster, draw: RoundDraw) -> tuple[tuple[str, ...], list[tuple[str | int, ...]]]:
+    """The draw for the notice board: a header and one row per seat (Tisch, Platz, Nr., name,
+    Verein), then who sits out; what ``table_pdf`` or a page prints."""
+    who = "Mannschaft" if plan.unit == "team" else "Spieler"
+    header = ("Tisch", "Platz", "Nr.", who, "Verein")
+    rows: list[tuple[str | int, ...]] = []
+    for table in draw.tables:
+        for seat in table.seats:
+            entrant = roster.by_number(seat.start_number)
+            rows.append((table.table, seat.seat, entrant.start_number, entrant.name, entrant.club or ""))
+    for number in draw.bye:
+        entrant = roster.by_number(number)
+        rows.append(("spielfrei", "", entrant.start_number, entrant.name, entrant.club or ""))
+    return header, rows

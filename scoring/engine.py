@@ -179,6 +179,19 @@ OptionsT = TypeVar("OptionsT", bound=Frozen)
 
 
 @dataclass(frozen=True)
+class Lookup:
+    """A sheet's participant ids in order and their names: what every handler asks for, made once
+    per scoring run instead of searching the participants each time."""
+
+    ids: tuple[str, ...]
+    names: Mapping[str, str]
+
+    @classmethod
+    def of(cls, sheet: Sheet) -> Lookup:
+        return cls(ids=sheet.participant_ids, names={p.id: p.name for p in sheet.participants})
+
+
+@dataclass(frozen=True)
 class Context(Generic[OptionsT]):
     """What a handler may read besides its state: the sheet, its options, the entry number.
 
@@ -190,12 +203,21 @@ class Context(Generic[OptionsT]):
     options: OptionsT
     entry: int = 0
     closed: bool = False
+    lookup: Lookup | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The sheet's participant ids and names, made once per scoring run (``None``: read from the sheet)."""
 
     @property
     def participant_ids(self) -> tuple[str, ...]:
+        if self.lookup is not None:
+            return self.lookup.ids
         return self.sheet.participant_ids
 
     def name(self, participant_id: str) -> str:
+        if self.lookup is not None:
+            try:
+                return self.lookup.names[participant_id]
+            except KeyError:
+                raise KeyError(participant_id) from None
         return self.sheet.participant(participant_id).name
 
     def require_participant(self, participant_id: str, rule: str, field: str) -> str:
@@ -262,7 +284,7 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
 
     def _score(self, sheet: Sheet, run: _Replay[StateT, OptionsT]) -> Score:
         """The score of a replayed sheet: its lines and totals, and the status and result of its state."""
-        ctx = Context(sheet, run.options, run.last_entry, closed=run.closed)
+        ctx = Context(sheet, run.options, run.last_entry, closed=run.closed, lookup=run.lookup)
         status = self.status(run.state, ctx)
         if run.closed:
             status = status.model_copy(update={"closed": True, "finished": True, "dealer": None})
@@ -277,9 +299,16 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             raise RuleViolation("Blatt voll", f"Ein Blatt hat höchstens {MAX_ENTRIES} Einträge", entry=MAX_ENTRIES + 1)
         options = self.options(sheet.ruleset.options)
         self.check_participants(sheet)
-        state = self.start(Context(sheet, options))
+        lookup = Lookup.of(sheet)
+        state = self.start(Context(sheet, options, lookup=lookup))
         run: _Replay[StateT, OptionsT] = _Replay(
-            state=state, options=options, lines=[], totals={pid: 0 for pid in sheet.participant_ids}, closed=False, last_entry=0
+            state=state,
+            options=options,
+            lines=[],
+            totals={pid: 0 for pid in lookup.ids},
+            closed=False,
+            last_entry=0,
+            lookup=lookup,
         )
         for eff in effective_entries(sheet.entries):
             self._step(run, sheet, eff)
@@ -287,8 +316,8 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
 
     def _step(self, run: _Replay[StateT, OptionsT], sheet: Sheet, eff: EffectiveEntry) -> None:
         """Apply one effective entry to the replay: its points, its line, the running totals."""
-        ids = sheet.participant_ids
-        ctx = Context(sheet, run.options, eff.number)
+        ids = run.lookup.ids if run.lookup is not None else sheet.participant_ids
+        ctx = Context(sheet, run.options, eff.number, lookup=run.lookup)
         try:
             if run.closed:
                 raise RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden")
@@ -428,6 +457,7 @@ class _Replay(Generic[StateT, OptionsT]):
     totals: dict[str, int]
     closed: bool
     last_entry: int
+    lookup: Lookup | None = None
 
 
 def _fork(value: Any) -> Any:
@@ -488,6 +518,7 @@ class EntryChecker:
             totals=dict(self._replay.totals),
             closed=self._replay.closed,
             last_entry=self._replay.last_entry,
+            lookup=self._replay.lookup,
         )
         try:
             for number, entry in enumerate(new[len(old) :], start=len(old) + 1):
@@ -511,7 +542,7 @@ class EntryChecker:
         if self._replay.closed:
             return RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden", entry=number)
         state = _fork(self._replay.state)
-        ctx = Context(self.sheet.with_entry(entry), self._replay.options, number)
+        ctx = Context(self.sheet.with_entry(entry), self._replay.options, number, lookup=self._replay.lookup)
         try:
             self.ruleset._apply(state, EffectiveEntry(number, entry.kind, entry.data, ()), ctx)
         except RuleViolation as error:

@@ -14,14 +14,13 @@ making the app slow, crash or store something it cannot write back:
 - every text writable as UTF-8 (no lone UTF-16 surrogate such as ``"\\ud800"``) and every number
   finite.
 
-``find_problem`` checks a parsed JSON value against these limits without recursion, so it is
-safe on any input; the messages for a player are in ``messages.py``.
+``find_problem`` checks a parsed JSON value against these limits, recursing no deeper than the
+limit it checks, so it is safe on any input; the messages for a player are in ``messages.py``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from typing import Any
 
 MAX_SHEET_BYTES = 2 * 1024 * 1024
@@ -38,15 +37,6 @@ MAX_NUMBER = 10**9
 Path = tuple[str | int, ...]
 
 
-def _children(value: Any, path: Path) -> Iterator[tuple[Path, Any]]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield (*path, key), item
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            yield (*path, index), item
-
-
 def not_utf8(text: str) -> bool:
     """Whether ``text`` holds a character UTF-8 cannot write (a lone surrogate)."""
     try:
@@ -61,25 +51,57 @@ def find_problem(value: Any, *, max_depth: int, max_text: int | None = None) -> 
 
     Checks the nesting depth (``max_depth`` levels of objects and lists), that every text and
     every key can be written as UTF-8, that no text is longer than ``max_text`` and that every
-    number is finite. Iterative: a value nested deeper than Python's recursion limit is fine.
+    number is finite. The walk stops at ``max_depth``, so a value nested deeper than Python's
+    recursion limit is fine; the path is built only for the problem found (every sheet that is
+    read passes here, so the walk is kept cheap).
     """
-    stack: list[tuple[Path, Any, int]] = [((), value, 0)]
-    while stack:
-        path, item, depth = stack.pop()
-        if isinstance(item, str):
-            if not_utf8(item):
-                return path, "enthält ein Zeichen, das sich nicht als UTF-8 schreiben lässt (ein einzelnes Surrogat wie \\ud800)"
-            if max_text is not None and len(item) > max_text:
-                return path, f"ist zu lang ({len(item)} Zeichen; höchstens {max_text})"
-        elif isinstance(item, float) and not math.isfinite(item):
-            return path, "ist keine endliche Zahl"
-        elif isinstance(item, (dict, list, tuple)):
-            if depth >= max_depth:
-                return path, f"ist zu tief verschachtelt (höchstens {max_depth} Ebenen)"
-            if isinstance(item, dict):
-                for key in item:
-                    if isinstance(key, str) and not_utf8(key):
-                        return (*path, key), "hat einen Namen, der sich nicht als UTF-8 schreiben lässt (ein einzelnes Surrogat)"
-            children = list(_children(item, path))
-            stack.extend((child_path, child, depth + 1) for child_path, child in reversed(children))
+    if max_depth > 200:
+        raise ValueError("max_depth beyond 200 would let the walk recurse too deep")
+    found = _walk(value, 0, max_depth, max_text)
+    if found is None:
+        return None
+    keys, reason = found
+    return tuple(reversed(keys)), reason
+
+
+def _walk(item: Any, depth: int, max_depth: int, max_text: int | None) -> tuple[list[str | int], str] | None:
+    """``find_problem`` below one value: the path to the problem (innermost key first) and why."""
+    if isinstance(item, str):
+        # An ASCII text is always UTF-8: only the others need the (slower) encoding test.
+        if not item.isascii() and not_utf8(item):
+            return [], "enthält ein Zeichen, das sich nicht als UTF-8 schreiben lässt (ein einzelnes Surrogat wie \\ud800)"
+        if max_text is not None and len(item) > max_text:
+            return [], f"ist zu lang ({len(item)} Zeichen; höchstens {max_text})"
+        return None
+    if isinstance(item, dict):
+        if depth >= max_depth:
+            return [], f"ist zu tief verschachtelt (höchstens {max_depth} Ebenen)"
+        for key in item:
+            if isinstance(key, str) and not key.isascii() and not_utf8(key):
+                return [key], "hat einen Namen, der sich nicht als UTF-8 schreiben lässt (ein einzelnes Surrogat)"
+        for key, child in item.items():
+            if child is None or child.__class__ in _PLAIN:
+                continue
+            found = _walk(child, depth + 1, max_depth, max_text)
+            if found is not None:
+                found[0].append(key)
+                return found
+        return None
+    if isinstance(item, (list, tuple)):
+        if depth >= max_depth:
+            return [], f"ist zu tief verschachtelt (höchstens {max_depth} Ebenen)"
+        for index, child in enumerate(item):
+            if child is None or child.__class__ in _PLAIN:
+                continue
+            found = _walk(child, depth + 1, max_depth, max_text)
+            if found is not None:
+                found[0].append(index)
+                return found
+        return None
+    if isinstance(item, float) and not math.isfinite(item):
+        return [], "ist keine endliche Zahl"
     return None
+
+
+_PLAIN = (int, bool)
+"""Values that can break no limit (exactly these classes; a float may be infinite)."""

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import find_ruleset
-from scoring.draw import DrawError, RoundDraw, draw_round, meetings, sheet_for
+from scoring.draw import DrawError, RoundDraw, draw_round, draw_table, meetings, sheet_for
 from scoring.tournament import Entrant, Roster, TournamentPlan, plan_for
 
 #: Ruleset -> the smallest count from which three rounds are drawn with no pair meeting twice.
@@ -128,7 +128,7 @@ def test_66_doppelkopf_players_sit_at_14_tables_of_4_and_2_of_5() -> None:
         (
             "watten-turnier",
             31,
-            "Watten braucht eine gerade Zahl von Mannschaften: 31 angemeldet, eine Mannschaft fehlt oder eine Mannschaft muss zurückziehen",
+            "Watten braucht eine gerade Zahl von Mannschaften: 31 angemeldet, eine fehlt oder eine muss zurückziehen",
         ),
         ("watten-turnier", 1, "Watten braucht mindestens 2 Mannschaften: 1 angemeldet"),
         (
@@ -142,8 +142,8 @@ def test_66_doppelkopf_players_sit_at_14_tables_of_4_and_2_of_5() -> None:
             "Schafkopf braucht eine durch 4 teilbare Zahl von Spielern: 65 angemeldet, 3 fehlen oder 1 muss zurückziehen",
         ),
         ("doppelkopf-turnier", 3, "Doppelkopf braucht mindestens 4 Spieler: 3 angemeldet"),
-        ("doppelkopf-turnier", 7, "Doppelkopf kann 7 Spieler nicht an 4- und 5er-Tische setzen: mit 8 Spieler geht es"),
-        ("doppelkopf-turnier", 11, "Doppelkopf kann 11 Spieler nicht an 4- und 5er-Tische setzen: mit 12 Spieler geht es"),
+        ("doppelkopf-turnier", 7, "Doppelkopf kann 7 Spieler nicht an 4- und 5er-Tische setzen: mit 8 Spielern geht es"),
+        ("doppelkopf-turnier", 11, "Doppelkopf kann 11 Spieler nicht an 4- und 5er-Tische setzen: mit 12 Spielern geht es"),
         (
             "talonschnapsen",
             10,
@@ -251,3 +251,16 @@ def test_sheet_for_doppelkopf_five_player_table() -> None:
     assert [p.start_number for p in sheet.participants] == list(five.start_numbers)
     status = find_ruleset("doppelkopf-turnier").score(sheet).status
     assert status.details["spiele_gesamt"] == 20
+
+
+def test_the_draw_for_the_notice_board() -> None:
+    plan = plan_for("schafkopf-turnier", byes=True)
+    roster = Roster(
+        entrants=tuple(Entrant(start_number=n, name=f"Spieler {n}", club="SC" if n == 3 else None) for n in range(1, 10))
+    )
+    draw = draw_round(plan, roster.active(), [], 1, 12)
+    header, rows = draw_table(plan, roster, draw)
+    assert header == ("Tisch", "Platz", "Nr.", "Spieler", "Verein")
+    assert len(rows) == 9 and [r[0] for r in rows].count("spielfrei") == 1
+    assert [r[:3] for r in rows[:4]] == [(1, s.seat, s.start_number) for s in draw.tables[0].seats]
+    assert next(r for r in rows if r[2] == 3)[4] == "SC"
