@@ -30,7 +30,9 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
@@ -39,8 +41,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from scoring import Entry, RuleViolation, Sheet, UnknownRuleset, effective_entries, find_ruleset
-from scoring.compare import Comparison, compare_sheets
+from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effective_entries, find_ruleset
+from scoring.compare import Comparison, compare_scored, compare_sheets
 from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
@@ -76,6 +78,34 @@ TURNIERLEITUNG = "Turnierleitung"
 MAX_REASON = 500
 
 
+class ScoredSheets:
+    """Stored sheets parsed and scored, by body hash: a stored revision never changes, so neither
+    does its score. Bounded (least recently used go first); shared by the request threads."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._items: OrderedDict[str, tuple[Sheet, Score]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, sha: str, sheet: Sheet, score: Score) -> None:
+        with self._lock:
+            self._items[sha] = (sheet, score)
+            self._items.move_to_end(sha)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def get(self, stored: StoredRevision) -> tuple[Sheet, Score]:
+        with self._lock:
+            found = self._items.get(stored.body_sha256)
+            if found is not None:
+                self._items.move_to_end(stored.body_sha256)
+                return found
+        sheet = Sheet.from_json(stored.body)
+        score = find_ruleset(sheet.ruleset.id).score(sheet)
+        self.put(stored.body_sha256, sheet, score)
+        return sheet, score
+
+
 class DeskError(ValueError):
     """The organizer's action is refused; ``str()`` says why, in German. Nothing was changed."""
 
@@ -98,12 +128,14 @@ class RosterEntry:
 
 @dataclass(frozen=True)
 class HostSheet:
-    """A stored sheet (its latest revision, or the decided one) parsed."""
+    """A stored sheet (its latest revision, or the decided one) parsed, with its score."""
 
     sheet: Sheet
     revision: int
     written_by_host: bool
     received_at: datetime
+    score: Score | None = None
+    closed: bool = False
 
 
 @dataclass(frozen=True)
@@ -181,9 +213,11 @@ def _text(value: str, field: str, *, limit: int = 200) -> str:
 class Desk:
     """The Turnierleitung's actions on the host's current tournament (see the module docstring)."""
 
-    def __init__(self, store: HostStore, *, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(self, store: HostStore, *, clock: Callable[[], datetime] = utcnow, scored: ScoredSheets | None = None) -> None:
         self.store = store
         self.clock = clock
+        self.scored = scored if scored is not None else ScoredSheets()
+        """Stored revisions parsed and scored once (the host's own cache, which scored them on arrival)."""
         self._draws: dict[str, tuple[int, list[RoundDraw]]] = {}
         """Parsed draws per tournament, with how many rounds they cover: a draw is never changed once
         stored, so the list is whole while the store counts as many (any Desk may add the next one)."""
@@ -475,7 +509,8 @@ class Desk:
 
     # -- sheets --------------------------------------------------------------------------------------
     def _parsed(self, stored: StoredRevision) -> HostSheet:
-        return HostSheet(Sheet.from_json(stored.body), stored.revision, stored.device_id is None, stored.received_at)
+        sheet, score = self.scored.get(stored)
+        return HostSheet(sheet, stored.revision, stored.device_id is None, stored.received_at, score, stored.closed)
 
     def table_sheets(self, round: int, table: int) -> list[HostSheet]:
         """The latest revision of every sheet of the table in the round, oldest sheet first."""
@@ -522,8 +557,16 @@ class Desk:
         A table's sheet is the decided revision if the Turnierleitung decided; else its sheets if they
         agree (the latest, preferring a signed one); tables whose sheets disagree are left out, noted.
         """
+        counted, notes = self._result_sheets(round)
+        return [h.sheet for h in counted], notes
+
+    def _result_sheets(self, round: int | None = None) -> tuple[list[HostSheet], list[str]]:
         by_table = self._round_sheets(round)
-        sheets: list[Sheet] = []
+        pinned: dict[tuple[int, int], Decision] = {}
+        for d in self.decisions(round):
+            if d.kind in ("entscheidung", "korrektur") and d.sheet_id is not None:
+                pinned[(d.round, d.table)] = d  # the latest wins
+        sheets: list[HostSheet] = []
         notes: list[str] = []
         plan = self.plan()
         for draw in self.draws():
@@ -531,12 +574,12 @@ class Desk:
                 continue
             for table in draw.tables:
                 where = f"{plan.round_label} {draw.round}, Tisch {table.table}"
-                decision = self.decided(draw.round, table.table)
+                decision = pinned.get((draw.round, table.table))
                 if decision is not None:
                     assert decision.sheet_id is not None and decision.revision is not None
                     stored = self.store.revision(decision.sheet_id, decision.revision)
                     if stored is not None:
-                        sheets.append(Sheet.from_json(stored.body))
+                        sheets.append(self._parsed(stored))
                         continue
                 found = by_table.get((draw.round, table.table), [])
                 if not found:
@@ -549,14 +592,18 @@ class Desk:
         return sheets, notes
 
     @staticmethod
-    def _agreeing(found: list[HostSheet]) -> Sheet | None:
-        closed = [h for h in found if find_ruleset(h.sheet.ruleset.id).score(h.sheet).status.closed]
+    def _agreeing(found: list[HostSheet]) -> HostSheet | None:
+        closed = [h for h in found if h.closed]
         pool = closed or found
-        first = pool[0].sheet
+        first = pool[0]
         for other in pool[1:]:
-            if not compare_sheets(first, other.sheet).agree:
+            if first.score is None or other.score is None:
+                comparison = compare_sheets(first.sheet, other.sheet)
+            else:
+                comparison = compare_scored(first.sheet, first.score, other.sheet, other.score)
+            if not comparison.agree:
                 return None
-        return max(pool, key=lambda h: h.received_at).sheet
+        return max(pool, key=lambda h: h.received_at)
 
     # -- the dashboard ------------------------------------------------------------------------------
     def tables(self, round: int) -> list[TableView]:
@@ -806,8 +853,14 @@ class Desk:
     # -- standings and exports -----------------------------------------------------------------------
     def standings(self) -> Standings:
         """The live standings: the rulesets' own ranking over one sheet per table (``result_sheets``)."""
-        sheets, notes = self.result_sheets()
-        standings = tournament_standings(self.plan(), self.roster(), sheets)
+        counted, notes = self._result_sheets()
+        scores = {id(h.sheet): h.score for h in counted if h.score is not None}
+
+        def scorer(sheet: Sheet) -> Score:
+            known = scores.get(id(sheet))
+            return known if known is not None else find_ruleset(sheet.ruleset.id).score(sheet)
+
+        standings = tournament_standings(self.plan(), self.roster(), [h.sheet for h in counted], scorer=scorer)
         if notes:
             standings = standings.model_copy(update={"notes": (*standings.notes, *notes)})
         return standings

@@ -26,11 +26,9 @@ import logging
 import math
 import re
 import secrets
-import threading
 import time
 import unicodedata
 import uuid
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -44,10 +42,10 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from scoring import RuleViolation, Score, Sheet, UnknownRuleset, find_ruleset
+from scoring import RuleViolation, Sheet, UnknownRuleset, find_ruleset
 from scoring.compare import Comparison, compare_scored
 
-from .desk import Desk, DeskError
+from .desk import Desk, DeskError, ScoredSheets
 from .hoststore import Device, HostStore, NewRevision, StoredRevision, Tournament
 from .protocol import (
     API_PREFIX,
@@ -316,34 +314,6 @@ async def _send_problem(send: Any, status: int, detail: str) -> None:
 # -- the app ----------------------------------------------------------------------------------------
 
 
-class ScoredSheets:
-    """Stored sheets parsed and scored, by body hash: a stored revision never changes, so neither
-    does its score. Bounded (least recently used go first); shared by the request threads."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._items: OrderedDict[str, tuple[Sheet, Score]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def put(self, sha: str, sheet: Sheet, score: Score) -> None:
-        with self._lock:
-            self._items[sha] = (sheet, score)
-            self._items.move_to_end(sha)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def get(self, stored: StoredRevision) -> tuple[Sheet, Score]:
-        with self._lock:
-            found = self._items.get(stored.body_sha256)
-            if found is not None:
-                self._items.move_to_end(stored.body_sha256)
-                return found
-        sheet = Sheet.from_json(stored.body)
-        score = find_ruleset(sheet.ruleset.id).score(sheet)
-        self.put(stored.body_sha256, sheet, score)
-        return sheet, score
-
-
 @dataclass
 class HostState:
     store: HostStore
@@ -390,8 +360,8 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
         join_limit=RateLimitItemPerMinute(wrong_codes_per_minute),
         limiter=MovingWindowRateLimiter(MemoryStorage()),
         process_key=secrets.token_bytes(32),
-        desk=Desk(store),
     )
+    state.desk = Desk(store, scored=state.scored)
     app = FastAPI(
         title="Tischblock-Host",
         version=str(API_VERSION),
