@@ -12,7 +12,9 @@ from .looks import scaling
 from .tournament_state import TournamentState
 
 
-def _field(state: TournamentState, name: str, label: str, value: str, *, number: bool = False, hint: str | None = None) -> ft.TextField:
+def _field(
+    state: TournamentState, name: str, label: str, value: str, *, number: bool = False, hint: str | None = None
+) -> ft.TextField:
     return ft.TextField(
         label=label,
         value=value,
@@ -92,7 +94,9 @@ def JoinScreen(
                 )
             )
         controls.append(
-            ft.OutlinedButton("Turnier auf diesem Handy verlassen", icon=ft.Icons.LOGOUT, height=48, on_click=lambda _: state.leave())
+            ft.OutlinedButton(
+                "Turnier auf diesem Handy verlassen", icon=ft.Icons.LOGOUT, height=48, on_click=lambda _: state.leave()
+            )
         )
     else:
         controls.extend(
@@ -105,15 +109,8 @@ def JoinScreen(
                 _field(state, "target", "Beitrittszeile oder Adresse", state.target),
                 _field(state, "code", "Beitrittscode", state.code),
                 _field(state, "fingerprint", "Fingerabdruck (erste 8 Zeichen)", state.fingerprint),
-                _field(
-                    state,
-                    "start_number",
-                    "Startnummer",
-                    state.start_number,
-                    number=True,
-                    hint="wenn die Tische ausgelost werden",
-                ),
-                ft.Text("Ohne Auslosung statt der Startnummer Tisch und Mannschaft:", size=14),
+                ft.Text("Werden die Tische ausgelost: die Startnummer. Sonst Tisch und Mannschaft.", size=14),
+                _field(state, "start_number", "Startnummer", state.start_number, number=True),
                 ft.Row(
                     spacing=8,
                     controls=[

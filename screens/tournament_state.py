@@ -101,7 +101,7 @@ class TournamentState:
 
     @property
     def summary(self) -> str:
-        """"Kathreinwatten Söll 2026 · Tisch 4 · Die Sautreiber" for the start screen."""
+        """ "Kathreinwatten Söll 2026 · Tisch 4 · Die Sautreiber" for the start screen."""
         if self.credentials is None:
             return ""
         creds = self.credentials

@@ -30,7 +30,9 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
@@ -39,9 +41,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from scoring import Entry, RuleViolation, Sheet, UnknownRuleset, effective_entries, find_ruleset
-from scoring.compare import Comparison, compare_sheets
-from scoring.draw import DrawError, RoundDraw, TableDraw, draw_round, participant_id, sheet_for
+from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effective_entries, find_ruleset
+from scoring.compare import Comparison, compare_scored, compare_sheets
+from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
 from scoring.tournament import (
@@ -76,6 +78,34 @@ TURNIERLEITUNG = "Turnierleitung"
 MAX_REASON = 500
 
 
+class ScoredSheets:
+    """Stored sheets parsed and scored, by body hash: a stored revision never changes, so neither
+    does its score. Bounded (least recently used go first); shared by the request threads."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._items: OrderedDict[str, tuple[Sheet, Score]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, sha: str, sheet: Sheet, score: Score) -> None:
+        with self._lock:
+            self._items[sha] = (sheet, score)
+            self._items.move_to_end(sha)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def get(self, stored: StoredRevision) -> tuple[Sheet, Score]:
+        with self._lock:
+            found = self._items.get(stored.body_sha256)
+            if found is not None:
+                self._items.move_to_end(stored.body_sha256)
+                return found
+        sheet = Sheet.from_json(stored.body)
+        score = find_ruleset(sheet.ruleset.id).score(sheet)
+        self.put(stored.body_sha256, sheet, score)
+        return sheet, score
+
+
 class DeskError(ValueError):
     """The organizer's action is refused; ``str()`` says why, in German. Nothing was changed."""
 
@@ -98,12 +128,14 @@ class RosterEntry:
 
 @dataclass(frozen=True)
 class HostSheet:
-    """A stored sheet (its latest revision, or the decided one) parsed."""
+    """A stored sheet (its latest revision, or the decided one) parsed, with its score."""
 
     sheet: Sheet
     revision: int
     written_by_host: bool
     received_at: datetime
+    score: Score | None = None
+    closed: bool = False
 
 
 @dataclass(frozen=True)
@@ -181,9 +213,14 @@ def _text(value: str, field: str, *, limit: int = 200) -> str:
 class Desk:
     """The Turnierleitung's actions on the host's current tournament (see the module docstring)."""
 
-    def __init__(self, store: HostStore, *, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(self, store: HostStore, *, clock: Callable[[], datetime] = utcnow, scored: ScoredSheets | None = None) -> None:
         self.store = store
         self.clock = clock
+        self.scored = scored if scored is not None else ScoredSheets()
+        """Stored revisions parsed and scored once (the host's own cache, which scored them on arrival)."""
+        self._draws: dict[str, tuple[int, list[RoundDraw]]] = {}
+        """Parsed draws per tournament, with how many rounds they cover: a draw is never changed once
+        stored, so the list is whole while the store counts as many (any Desk may add the next one)."""
 
     # -- the tournament -------------------------------------------------------------------------
     def tournament(self) -> Tournament:
@@ -269,13 +306,16 @@ class Desk:
 
     # -- the roster -------------------------------------------------------------------------------
     def roster_entries(self) -> list[RosterEntry]:
+        return self._roster_entries(self.tournament().id)
+
+    def _roster_entries(self, tournament_id: str) -> list[RosterEntry]:
         return [
             RosterEntry(
                 Entrant(start_number=r.start_number, name=r.name, members=r.members, club=r.club),
                 r.registered_round,
                 r.withdrawn_after,
             )
-            for r in self.store.entrants(self.tournament().id)
+            for r in self.store.entrants(tournament_id)
         ]
 
     def roster(self) -> Roster:
@@ -355,7 +395,16 @@ class Desk:
 
     # -- the draw -------------------------------------------------------------------------------
     def draws(self) -> list[RoundDraw]:
-        return [RoundDraw.model_validate_json(d.draw) for d in self.store.draws(self.tournament().id)]
+        return list(self._draws_of(self.tournament().id))
+
+    def _draws_of(self, tournament_id: str) -> list[RoundDraw]:
+        count = self.store.draw_rounds(tournament_id)
+        cached = self._draws.get(tournament_id)
+        if cached is None or cached[0] != count:
+            parsed = [RoundDraw.model_validate_json(d.draw) for d in self.store.draws(tournament_id)]
+            self._draws[tournament_id] = (len(parsed), parsed)
+            return parsed
+        return cached[1]
 
     def draw_of(self, round: int) -> RoundDraw:
         for draw in self.draws():
@@ -386,13 +435,58 @@ class Desk:
             drawn = draw_round(plan, numbers, previous, round, seed)
         except DrawError as error:
             raise DeskError(str(error)) from None
-        try:
-            self.store.save_draw(tournament.id, round, seed, drawn.model_dump_json())
-        except Exception as error:  # the key refuses a second draw of the same round (two clicks at once)
-            if any(d.round == round for d in self.store.draws(tournament.id)):
-                raise DeskError(f"{self._round_name(round)} ist schon ausgelost") from None
-            raise error
+        self._save_draw(tournament.id, drawn)
         return drawn
+
+    def enter_draw(self, round: int, tables: Sequence[Sequence[int]]) -> RoundDraw:
+        """A draw made by hand in the hall (the paper Lose): ``tables`` lists each table's Startnummern in
+        seat order, table 1 first. Every entrant playing the round sits exactly once, every table has a
+        size the ruleset allows; stored like a drawn round (Los-Nummer 0: none)."""
+        tournament = self.tournament()
+        plan = self.plan()
+        previous = self.draws()
+        if round != len(previous) + 1:
+            raise DeskError(f"Als Nächstes wird {self._round_name(len(previous) + 1)} ausgelost, nicht {self._round_name(round)}")
+        if round > plan.rounds:
+            raise DeskError(f"Das Turnier hat {plan.rounds} {_plural(plan.round_label)}; ein {round}. gibt es nicht")
+        playing = set(self.playing(round))
+        seen: set[int] = set()
+        problems: list[str] = []
+        for number, table in enumerate(tables, start=1):
+            if len(table) not in plan.table_sizes:
+                sizes = " oder ".join(str(n) for n in sorted(set(plan.table_sizes)))
+                problems.append(
+                    f"Tisch {number}: {len(table)} statt {sizes} {'Mannschaften' if plan.unit == 'team' else 'Spieler'}"
+                )
+            for entrant in table:
+                if entrant not in playing:
+                    problems.append(f"Tisch {number}: Startnummer {entrant} spielt in {self._round_name(round)} nicht mit")
+                elif entrant in seen:
+                    problems.append(f"Tisch {number}: Startnummer {entrant} sitzt schon an einem anderen Tisch")
+                seen.add(entrant)
+        missing = sorted(playing - seen)
+        if missing:
+            problems.append(f"Ohne Tisch: Startnummer {', '.join(str(n) for n in missing)}")
+        if problems:
+            raise DeskError("Die Auslosung von Hand passt nicht: " + "; ".join(problems))
+        drawn = RoundDraw(
+            round=round,
+            seed=0,
+            tables=tuple(
+                TableDraw(table=number, seats=tuple(Seat(start_number=n, seat=seat) for seat, n in enumerate(table, start=1)))
+                for number, table in enumerate(tables, start=1)
+            ),
+        )
+        self._save_draw(tournament.id, drawn)
+        return drawn
+
+    def _save_draw(self, tournament_id: str, drawn: RoundDraw) -> None:
+        try:
+            self.store.save_draw(tournament_id, drawn.round, drawn.seed, drawn.model_dump_json())
+        except Exception as error:  # the key refuses a second draw of the same round (two clicks at once)
+            if any(d.round == drawn.round for d in self.store.draws(tournament_id)):
+                raise DeskError(f"{self._round_name(drawn.round)} ist schon ausgelost") from None
+            raise error
 
     def _round_name(self, round: int) -> str:
         record = self.store.plan(self.tournament().id)
@@ -415,7 +509,8 @@ class Desk:
 
     # -- sheets --------------------------------------------------------------------------------------
     def _parsed(self, stored: StoredRevision) -> HostSheet:
-        return HostSheet(Sheet.from_json(stored.body), stored.revision, stored.device_id is None, stored.received_at)
+        sheet, score = self.scored.get(stored)
+        return HostSheet(sheet, stored.revision, stored.device_id is None, stored.received_at, score, stored.closed)
 
     def table_sheets(self, round: int, table: int) -> list[HostSheet]:
         """The latest revision of every sheet of the table in the round, oldest sheet first."""
@@ -446,14 +541,15 @@ class Desk:
         pinned = [d for d in self.decisions(round, table) if d.kind in ("entscheidung", "korrektur") and d.sheet_id]
         return pinned[-1] if pinned else None
 
-    def locked(self, round: int | None, table: int | None) -> Decision | None:
+    def locked(self, round: int | None, table: int | None, tournament_id: str | None = None) -> Decision | None:
         """The decision that closes the table to the phones (any decision at all), or ``None``."""
-        if round is None or table is None or not self.has_plan():
+        if round is None or table is None:
             return None
-        found = self.store.decisions(self.tournament().id, round, table)
-        if not found:
+        tid = tournament_id or self.tournament().id
+        if not self.store.has_decision(tid, round, table):
             return None
-        return self.decisions(round, table)[-1]
+        d = self.store.decisions(tid, round, table)[-1]
+        return Decision(d.id, d.round, d.table, d.kind, d.sheet_id, d.revision, d.decided_by, d.reason, d.detail, d.decided_at)
 
     def result_sheets(self, round: int | None = None) -> tuple[list[Sheet], list[str]]:
         """One sheet per drawn table (the standings count exactly these), and notes on the tables left out.
@@ -461,8 +557,16 @@ class Desk:
         A table's sheet is the decided revision if the Turnierleitung decided; else its sheets if they
         agree (the latest, preferring a signed one); tables whose sheets disagree are left out, noted.
         """
+        counted, notes = self._result_sheets(round)
+        return [h.sheet for h in counted], notes
+
+    def _result_sheets(self, round: int | None = None) -> tuple[list[HostSheet], list[str]]:
         by_table = self._round_sheets(round)
-        sheets: list[Sheet] = []
+        pinned: dict[tuple[int, int], Decision] = {}
+        for d in self.decisions(round):
+            if d.kind in ("entscheidung", "korrektur") and d.sheet_id is not None:
+                pinned[(d.round, d.table)] = d  # the latest wins
+        sheets: list[HostSheet] = []
         notes: list[str] = []
         plan = self.plan()
         for draw in self.draws():
@@ -470,12 +574,12 @@ class Desk:
                 continue
             for table in draw.tables:
                 where = f"{plan.round_label} {draw.round}, Tisch {table.table}"
-                decision = self.decided(draw.round, table.table)
+                decision = pinned.get((draw.round, table.table))
                 if decision is not None:
                     assert decision.sheet_id is not None and decision.revision is not None
                     stored = self.store.revision(decision.sheet_id, decision.revision)
                     if stored is not None:
-                        sheets.append(Sheet.from_json(stored.body))
+                        sheets.append(self._parsed(stored))
                         continue
                 found = by_table.get((draw.round, table.table), [])
                 if not found:
@@ -488,14 +592,18 @@ class Desk:
         return sheets, notes
 
     @staticmethod
-    def _agreeing(found: list[HostSheet]) -> Sheet | None:
-        closed = [h for h in found if find_ruleset(h.sheet.ruleset.id).score(h.sheet).status.closed]
+    def _agreeing(found: list[HostSheet]) -> HostSheet | None:
+        closed = [h for h in found if h.closed]
         pool = closed or found
-        first = pool[0].sheet
+        first = pool[0]
         for other in pool[1:]:
-            if not compare_sheets(first, other.sheet).agree:
+            if first.score is None or other.score is None:
+                comparison = compare_sheets(first.sheet, other.sheet)
+            else:
+                comparison = compare_scored(first.sheet, first.score, other.sheet, other.score)
+            if not comparison.agree:
                 return None
-        return max(pool, key=lambda h: h.received_at).sheet
+        return max(pool, key=lambda h: h.received_at)
 
     # -- the dashboard ------------------------------------------------------------------------------
     def tables(self, round: int) -> list[TableView]:
@@ -691,37 +799,51 @@ class Desk:
 
     # -- the phones ----------------------------------------------------------------------------------
     def assignment(self, start_number: int, round: int | None = None) -> Assignment:
-        """Where ``start_number`` plays in ``round`` (default: the latest drawn) and the sheet to open there."""
-        plan = self.plan()
-        entry = self._entry(start_number)
-        if round is None:
-            round = self.current_round()
-            if round is None:
-                raise DeskError(f"{plan.round_label} 1 ist noch nicht ausgelost; bitte warten, bis die Turnierleitung auslost")
-        draw = self.draw_of(round)
-        for table in draw.tables:
-            for seat in table.seats:
-                if seat.start_number == start_number:
-                    writer = participant_id(plan, seat.seat)
-                    sheet = sheet_for(plan, self.roster(), draw, table.table, tournament=self.tournament().id, written_by=writer)
-                    return Assignment(
-                        round=round,
-                        round_label=plan.round_label,
-                        table=table.table,
-                        seat=seat.seat,
-                        start_number=start_number,
-                        participant_id=writer,
-                        name=entry.entrant.name,
-                        sheet=sheet,
-                        started_at=self.started_at(round),
-                    )
-        if start_number in draw.bye:
-            raise DeskError(f"Startnummer {start_number} hat in {plan.round_label} {round} spielfrei")
-        raise DeskError(f"Startnummer {start_number} ({entry.entrant.name}) spielt in {plan.round_label} {round} nicht mit")
+        """Where ``start_number`` plays in ``round`` (default: the latest drawn) and the sheet to open there.
 
-    def seat_of(self, start_number: int, round: int) -> int | None:
-        """The table ``start_number`` is drawn to in ``round``, or ``None``."""
-        for draw in self.draws():
+        Every phone asks this at the start of each round: it reads the tournament, plan, roster and
+        draws once each."""
+        tournament = self.tournament()
+        record = self.store.plan(tournament.id)
+        if record is None:
+            raise DeskError("Das Turnier hat noch keinen Plan (Regelwerk, Durchgänge): zuerst einrichten")
+        plan = TournamentPlan.model_validate_json(record.plan)
+        entries = self._roster_entries(tournament.id)
+        entry = next((e for e in entries if e.entrant.start_number == start_number), None)
+        if entry is None:
+            raise DeskError(f"Startnummer {start_number} steht nicht auf der Startliste")
+        draws = self._draws_of(tournament.id)
+        if round is None:
+            if not draws:
+                raise DeskError(f"{plan.round_label} 1 ist noch nicht ausgelost; bitte warten, bis die Turnierleitung auslost")
+            round = draws[-1].round
+        draw = next((d for d in draws if d.round == round), None)
+        if draw is None:
+            raise DeskError(f"{plan.round_label} {round} ist noch nicht ausgelost")
+        table = draw.table_of(start_number)
+        if table is None:
+            if start_number in draw.bye:
+                raise DeskError(f"Startnummer {start_number} hat in {plan.round_label} {round} spielfrei")
+            raise DeskError(f"Startnummer {start_number} ({entry.entrant.name}) spielt in {plan.round_label} {round} nicht mit")
+        seat = next(s for s in table.seats if s.start_number == start_number)
+        writer = participant_id(plan, seat.seat)
+        roster = Roster(entrants=tuple(e.entrant for e in entries))
+        sheet = sheet_for(plan, roster, draw, table.table, tournament=tournament.id, written_by=writer)
+        return Assignment(
+            round=round,
+            round_label=plan.round_label,
+            table=table.table,
+            seat=seat.seat,
+            start_number=start_number,
+            participant_id=writer,
+            name=entry.entrant.name,
+            sheet=sheet,
+            started_at=self.store.round_starts(tournament.id).get(round),
+        )
+
+    def seat_of(self, start_number: int, round: int, tournament_id: str | None = None) -> int | None:
+        """The table ``start_number`` is drawn to in ``round`` (of the current tournament, or ``tournament_id``), or ``None``."""
+        for draw in self._draws_of(tournament_id or self.tournament().id):
             if draw.round == round:
                 for table in draw.tables:
                     if any(s.start_number == start_number for s in table.seats):
@@ -731,8 +853,14 @@ class Desk:
     # -- standings and exports -----------------------------------------------------------------------
     def standings(self) -> Standings:
         """The live standings: the rulesets' own ranking over one sheet per table (``result_sheets``)."""
-        sheets, notes = self.result_sheets()
-        standings = tournament_standings(self.plan(), self.roster(), sheets)
+        counted, notes = self._result_sheets()
+        scores = {id(h.sheet): h.score for h in counted if h.score is not None}
+
+        def scorer(sheet: Sheet) -> Score:
+            known = scores.get(id(sheet))
+            return known if known is not None else find_ruleset(sheet.ruleset.id).score(sheet)
+
+        standings = tournament_standings(self.plan(), self.roster(), [h.sheet for h in counted], scorer=scorer)
         if notes:
             standings = standings.model_copy(update={"notes": (*standings.notes, *notes)})
         return standings

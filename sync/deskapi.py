@@ -63,6 +63,8 @@ class Registration(_Request):
 
 class DrawRequest(_Request):
     seed: int | None = Field(default=None, ge=0, lt=2**31)
+    tables: list[list[int]] | None = Field(default=None, max_length=10_000)
+    """A draw made by hand (the paper Lose): each table's Startnummern in seat order; then no seed."""
 
 
 class Reason(_Request):
@@ -133,7 +135,7 @@ def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Calla
 
     @app.post(f"{PREFIX}/tournament", dependencies=organizer, status_code=201, summary="Ein neues Turnier mit Plan anlegen")
     def create(request: TournamentRequest) -> JSONResponse:
-        made = desk().create_tournament(
+        desk().create_tournament(
             request.name,
             request.ruleset_id,
             date=request.date,
@@ -141,7 +143,6 @@ def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Calla
             rounds=request.rounds,
             join_code=request.join_code,
         )
-        state.tournament = made
         return _json(overview(), 201)
 
     @app.put(
@@ -174,6 +175,8 @@ def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Calla
         f"{PREFIX}/rounds/{{round}}/draw", dependencies=organizer, status_code=201, summary="Den Durchgang auslosen (Los-Nummer)"
     )
     def draw(round: RoundPath, request: Annotated[DrawRequest | None, Body()] = None) -> JSONResponse:
+        if request is not None and request.tables is not None:
+            return _json(desk().enter_draw(round, request.tables), 201)
         return _json(desk().draw(round, request.seed if request else None), 201)
 
     @app.get(f"{PREFIX}/rounds/{{round}}/draw", dependencies=organizer, summary="Die Auslosung eines Durchgangs")

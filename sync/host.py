@@ -26,11 +26,9 @@ import logging
 import math
 import re
 import secrets
-import threading
 import time
 import unicodedata
 import uuid
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -44,10 +42,10 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from scoring import RuleViolation, Score, Sheet, UnknownRuleset, find_ruleset
+from scoring import RuleViolation, Sheet, UnknownRuleset, find_ruleset
 from scoring.compare import Comparison, compare_scored
 
-from .desk import Desk, DeskError
+from .desk import Desk, DeskError, ScoredSheets
 from .hoststore import Device, HostStore, NewRevision, StoredRevision, Tournament
 from .protocol import (
     API_PREFIX,
@@ -316,38 +314,11 @@ async def _send_problem(send: Any, status: int, detail: str) -> None:
 # -- the app ----------------------------------------------------------------------------------------
 
 
-class ScoredSheets:
-    """Stored sheets parsed and scored, by body hash: a stored revision never changes, so neither
-    does its score. Bounded (least recently used go first); shared by the request threads."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._items: OrderedDict[str, tuple[Sheet, Score]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def put(self, sha: str, sheet: Sheet, score: Score) -> None:
-        with self._lock:
-            self._items[sha] = (sheet, score)
-            self._items.move_to_end(sha)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def get(self, stored: StoredRevision) -> tuple[Sheet, Score]:
-        with self._lock:
-            found = self._items.get(stored.body_sha256)
-            if found is not None:
-                self._items.move_to_end(stored.body_sha256)
-                return found
-        sheet = Sheet.from_json(stored.body)
-        score = find_ruleset(sheet.ruleset.id).score(sheet)
-        self.put(stored.body_sha256, sheet, score)
-        return sheet, score
-
-
 @dataclass
 class HostState:
     store: HostStore
-    tournament: Tournament
+    started_with: Tournament
+    """The current tournament when the host started; ``tournament`` follows the store."""
     password_hash: str
     join_limit: RateLimitItemPerMinute
     limiter: MovingWindowRateLimiter
@@ -357,6 +328,12 @@ class HostState:
     dashboard that polls does not pay for scrypt on every request."""
     process_key: bytes = b""
     desk: Desk | None = None
+
+    @property
+    def tournament(self) -> Tournament:
+        """The host's current tournament, as the store says now: the organizer may have made a new one
+        (``Desk.create_tournament``, from an endpoint or a page); phones join that one from then on."""
+        return self.store.current_tournament() or self.started_with
 
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -378,13 +355,13 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
         raise ValueError("Der Host hat noch kein Veranstalter-Passwort")
     state = HostState(
         store=store,
-        tournament=tournament,
+        started_with=tournament,
         password_hash=password_hash,
         join_limit=RateLimitItemPerMinute(wrong_codes_per_minute),
         limiter=MovingWindowRateLimiter(MemoryStorage()),
         process_key=secrets.token_bytes(32),
-        desk=Desk(store),
     )
+    state.desk = Desk(store, scored=state.scored)
     app = FastAPI(
         title="Tischblock-Host",
         version=str(API_VERSION),
@@ -475,9 +452,9 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
         """The table the device writes for: the one it joined, or its Startnummer's in the round's draw."""
         if device.start_number is None:
             return device.table
-        if round is None or device.tournament_id != state.tournament.id:
+        if round is None:
             return None
-        return _desk(state).seat_of(device.start_number, round)
+        return _desk(state).seat_of(device.start_number, round, device.tournament_id)
 
     from .deskapi import install_desk_routes
 
@@ -653,7 +630,7 @@ def _install_routes(app: FastAPI, state: HostState) -> None:
                 )
             raise HostError(403, f"Dieses Gerät darf nur Blätter von Tisch {device.table} abgeben")
         assert table is not None
-        lock = _desk(state).locked(sheet.context.round, table)
+        lock = _desk(state).locked(sheet.context.round, table, device.tournament_id)
         if lock is not None:
             log.warning("Abgelehnt (%s, %s): die Turnierleitung hat über den Tisch entschieden", where, writer)
             raise HostError(

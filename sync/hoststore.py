@@ -866,6 +866,18 @@ class HostStore:
         with self._read() as conn:
             return [DrawRecord(r.tournament_id, r.round, r.seed, r.draw, _aware(r.created)) for r in conn.execute(query)]
 
+    def draw_rounds(self, tournament_id: str) -> int:
+        """How many rounds are drawn (a cheap check whether a cached list of draws is still whole)."""
+        with self._read() as conn:
+            return int(
+                conn.execute(select(func.count()).select_from(draws).where(draws.c.tournament_id == tournament_id)).scalar() or 0
+            )
+
+    def has_decision(self, tournament_id: str, round: int, table: int) -> bool:
+        key = (decisions.c.tournament_id == tournament_id) & (decisions.c.round == round) & (decisions.c.table_no == table)
+        with self._read() as conn:
+            return conn.execute(select(decisions.c.id).where(key).limit(1)).first() is not None
+
     def start_round(self, tournament_id: str, round: int, at: datetime) -> datetime:
         """The round's clock starts at ``at``, once: a second start keeps the first time."""
         key = (rounds.c.tournament_id == tournament_id) & (rounds.c.round == round)

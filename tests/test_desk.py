@@ -299,3 +299,20 @@ def test_standings_count_one_sheet_per_table(store: HostStore) -> None:
     assert "Team" in csv_text
     games = desk.games_csv().decode("utf-8-sig").splitlines()
     assert len(games) > 12 * 15  # one row per game of each counted sheet (12 sheets, at least 15 games each)
+
+
+def test_a_draw_made_by_hand_seats_everyone_once(store: HostStore) -> None:
+    desk = watten_desk(store)
+    with pytest.raises(DeskError) as refused:
+        desk.enter_draw(1, [[1, 2], [3], [4, 5], [5, 6], [99, 7]])
+    text = str(refused.value)
+    assert "Tisch 2: 1 statt 2 Mannschaften" in text
+    assert "Tisch 4: Startnummer 5 sitzt schon an einem anderen Tisch" in text
+    assert "Tisch 5: Startnummer 99 spielt in Durchgang 1 nicht mit" in text
+    assert "Ohne Tisch: Startnummer 8" in text
+    assert desk.draws() == []
+    drawn = desk.enter_draw(1, [[2, 1], [3, 4], [5, 6], [7, 8]])
+    assert drawn.seed == 0 and [t.start_numbers for t in drawn.tables] == [(2, 1), (3, 4), (5, 6), (7, 8)]
+    assert desk.assignment(2).seat == 1 and desk.assignment(1).table == 1
+    with pytest.raises(DeskError, match="Als Nächstes wird Durchgang 2"):
+        desk.enter_draw(1, [[2, 1], [3, 4], [5, 6], [7, 8]])

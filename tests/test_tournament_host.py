@@ -31,7 +31,8 @@ from sync.client import Credentials, HostClient, NotAuthorized, SheetConflict
 from sync.outbox import Outbox
 
 from .hostproc import JOIN_CODE, PASSWORD, HostProcess, running_host
-from .tournament_sim import play_random, play_watten, watten_durchgang
+from .tournament_data import WATTEN_EXPECTED, WATTEN_TABLES, watten_entries, watten_roster
+from .tournament_sim import play_random, play_watten, sign, watten_durchgang
 
 TIMINGS: dict[str, float] = {}
 
@@ -285,9 +286,67 @@ def test_simulated_tournament(
     TIMINGS[ruleset] = time.monotonic() - started
 
 
+_ = requests  # the organizer's session is requests', through HostClient
+
+
+def test_watten_every_tie_break_level_through_the_host(host: HostProcess, tmp_path: Path) -> None:
+    """t-core's ten-team Watten tournament (tests/tournament_data.py), where every level of Regel 13
+    decides once, played through the host: the organizer enters its draw by hand (the paper Lose),
+    both teams' phones write each table's games on their prepared sheets, one table is disputed and
+    decided; the standings are the ones worked out by hand there, tie-breaks included."""
+    organizer = Organizer(host)
+    made = organizer.call("POST", "/tournament", {"name": "Watten Regel 13", "ruleset_id": "watten-turnier", "rounds": 3})
+    roster = "Startnummer;Mannschaft;Spieler 1;Spieler 2\n" + "".join(
+        f"{e.start_number};{e.name};{e.members[0]};{e.members[1]}\n" for e in watten_roster().entrants
+    )
+    organizer.call("POST", "/roster/csv", {"csv": roster}, status=200)
+    phones = join_all(host, tmp_path, [e.start_number for e in watten_roster().entrants], made["join_code"])
+    refused = organizer.client.session.post(
+        f"{host.url}/api/v1/organizer/rounds/1/draw",
+        json={"tables": [[1, 2], [2, 3]]},
+        auth=("organizer", PASSWORD),
+        timeout=30,
+    )
+    assert refused.status_code == 422 and "sitzt schon an einem anderen Tisch" in refused.json()["detail"]
+    assert "Ohne Tisch: Startnummer 4, 5, 6, 7, 8, 9, 10" in refused.json()["detail"]
+    for round in (1, 2, 3):
+        tables = sorted((t, a, b, bummerl) for r, t, a, b, bummerl in WATTEN_TABLES if r == round)
+        drawn = organizer.call("POST", f"/rounds/{round}/draw", {"tables": [[a, b] for _, a, b, _ in tables]})
+        assert [[s["start_number"] for s in t["seats"]] for t in drawn["tables"]] == [[a, b] for _, a, b, _ in tables]
+        for table, a, b, bummerl in tables:
+            entries = [Entry(kind=kind, data=data) for kind, data in watten_entries(bummerl)]
+            for number in (a, b):
+                sheet = phones[number].sheet_for(round)
+                assert (sheet.context.table, [p.start_number for p in sheet.participants]) == (table, [a, b])
+                games = entries
+                if (round, table, number) == (3, 1, b):  # this team's phone writes its first game wrong
+                    first = entries[0]
+                    games = [
+                        first.model_copy(update={"data": {**first.data, "winner": "B" if first.data["winner"] == "A" else "A"}})
+                    ]
+                    games += entries[1:]
+                for e in games:
+                    sheet = sheet.with_entry(e)
+                phones[number].write_and_send(sign(sheet))
+    assert organizer.call("GET", "/rounds/3/tables")[0]["status"]["state"] == "uneinig"
+    side = organizer.call("GET", "/rounds/3/tables/1/dispute")
+    assert side["comparison"]["first_difference"] == 1
+    right = next(h["sheet"]["id"] for h in side["sheets"] if h["sheet"]["context"]["written_by"] == "A")
+    organizer.call(
+        "POST", "/rounds/3/tables/1/decide", {"sheet_id": right, "reason": "Spielzettel von Tisch 1 geprüft", "by": "Vroni Egger"}
+    )
+    standing = organizer.call("GET", "/standings")
+    rows = [(r["rank"], r["start_number"], tuple(r["values"]), r["decided_by"]) for r in standing["rows"]]
+    assert rows == list(WATTEN_EXPECTED), standing["notes"]
+    (trail,) = organizer.call("GET", "/decisions")
+    assert (trail["decided_by"], trail["reason"], trail["round"], trail["table"]) == (
+        "Vroni Egger",
+        "Spielzettel von Tisch 1 geprüft",
+        3,
+        1,
+    )
+
+
 def test_timings_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     with capsys.disabled():
         print("\nSimulated tournaments through the host (seconds):", {k: round(v, 1) for k, v in TIMINGS.items()})
-
-
-_ = requests  # the organizer's session is requests', through HostClient
