@@ -209,10 +209,6 @@ class Pages:
     def desk(self) -> Desk:
         return self.state.desk or Desk(self.state.store)
 
-    def sync_current(self, desk: Desk) -> None:
-        """The host serves the current tournament: after a new one is made, the phones' API follows it."""
-        self.state.tournament = desk.tournament()
-
     # -- rendering ------------------------------------------------------------------------------
     def render(self, template: str, desk: Desk, status: int = 200, **values: Any) -> HTMLResponse:
         tournament = desk.tournament()
@@ -298,7 +294,7 @@ class Pages:
             name = shown["name"].strip()
             if name and name != desk.tournament().name:
                 tournament = desk.create_tournament(name, ruleset_id, date=shown["date"], options=options, rounds=rounds)
-                self.sync_current(desk)
+                # HostState.tournament follows the store's current tournament: the phones join it from now on.
                 flash = f"Neues Turnier '{tournament.name}' angelegt; Beitrittscode für die Handys: {tournament.join_code}"
             else:
                 desk.configure(ruleset_id, date=shown["date"], options=options, rounds=rounds)
@@ -391,9 +387,6 @@ class Pages:
             state: str = s.state
             if view.decisions:
                 message = " · ".join(f"{d.detail} ({d.decided_by}: {d.reason})" for d in view.decisions)
-                if any(d.kind in ("entscheidung", "korrektur") for d in view.decisions):
-                    # Desk counts the decided sheet alone; the Turnierleitung's decision is the table's state.
-                    state = "entschieden"
             tables.append(
                 {
                     "table": view.draw.table,
