@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -21,6 +21,7 @@ from .compare import Comparison, compare_scored
 from .draw import TableDraw
 from .engine import Ruleset, RuleViolation, Score
 from .limits import MAX_NAME, MAX_NUMBER
+from .messages import text_cell
 from .model import CLOSE, Frozen, Sheet
 from .registry import find_ruleset
 
@@ -423,13 +424,18 @@ computed when each revision arrived (it must return exactly ``score(sheet)``).""
 
 
 def counted_sheets(
-    plan: TournamentPlan, sheets: Sequence[Sheet], scorer: Scorer | None = None
+    plan: TournamentPlan,
+    sheets: Sequence[Sheet],
+    scorer: Scorer | None = None,
+    decided: Collection[tuple[int, int]] = (),
 ) -> tuple[list[tuple[Sheet, Score]], list[str]]:
     """The sheets that count, scored once, and a German note for each left out and why.
 
     Sheets are grouped by round and table. A table's sheets count when they are finished and
     (where both teams write, Watten Regel 5) agree; disagreeing sheets wait for the
-    Turnierleitung's decision, a table with only one finished sheet counts with a note."""
+    Turnierleitung's decision, a table with only one finished sheet counts with a note.
+    ``decided`` names the (round, table) whose sheet the Turnierleitung decided: the one sheet
+    given for it stands alone, without a note that the other team's is missing."""
     ruleset = plan.ruleset
     notes: list[str] = []
     groups: dict[tuple[Any, ...], list[tuple[Sheet, Score]]] = {}
@@ -453,6 +459,12 @@ def counted_sheets(
     for key in sorted(groups, key=lambda k: tuple(str(p).zfill(12) for p in k)):
         group = groups[key]
         where = _where(plan, group[0][0])
+        differing = _differing(group)
+        if differing is not None:
+            notes.append(
+                f"{where}: die Blätter sind uneinig, gewertet erst nach der Entscheidung der Turnierleitung ({differing.message})"
+            )
+            continue
         done = [(s, sc) for s, sc in group if _counts(plan, s, sc)]
         if len(done) < len(group):
             waiting = "nicht unterschrieben" if plan.ruleset_id == "schafkopf-turnier" else "noch nicht beendet"
@@ -470,10 +482,25 @@ def counted_sheets(
                 f"{where}: die Blätter sind uneinig, gewertet erst nach der Entscheidung der Turnierleitung ({disagree.message})"
             )
             continue
-        if len(done) < plan.sheets_per_table:
+        if len(done) < plan.sheets_per_table and key not in decided:
             notes.append(f"{where}: nur ein Blatt abgegeben, das zweite fehlt; gewertet nach dem vorliegenden")
         counted.append((first_sheet, first_score))
     return counted, notes
+
+
+def _differing(group: Sequence[tuple[Sheet, Score]]) -> Comparison | None:
+    """The first comparison of a table's sheets that differs at a game both have written
+    (Regel 5: the two teams' lists must agree game by game, finished or not)."""
+    first_sheet, first_score = group[0]
+    for other_sheet, other_score in group[1:]:
+        comparison = compare_scored(first_sheet, first_score, other_sheet, other_score)
+        if (
+            not comparison.agree
+            and comparison.first_difference is not None
+            and comparison.first_difference <= comparison.games_compared
+        ):
+            return comparison
+    return None
 
 
 def _number(key: str) -> int | None:
@@ -491,7 +518,12 @@ def _euro(cents: int) -> str:
 
 
 def tournament_standings(
-    plan: TournamentPlan, roster: Roster, sheets: Sequence[Sheet], *, scorer: Scorer | None = None
+    plan: TournamentPlan,
+    roster: Roster,
+    sheets: Sequence[Sheet],
+    *,
+    scorer: Scorer | None = None,
+    decided: Collection[tuple[int, int]] = (),
 ) -> Standings:
     """The standings over all counted sheets, ranked by the ruleset's own ``standings()``.
 
@@ -506,9 +538,10 @@ def tournament_standings(
     listed last. Sheets not counted (unfinished, unsigned, disputed) are named in ``notes``.
 
     Every sheet is scored once (``scorer``, by default its ruleset's ``score``); a host that
-    scored each revision when it arrived may pass those scores instead of scoring all again."""
+    scored each revision when it arrived may pass those scores instead of scoring all again.
+    ``decided``: the tables whose sheet the Turnierleitung decided (``counted_sheets``)."""
     ruleset = plan.ruleset
-    counted, notes = counted_sheets(plan, sheets, scorer)
+    counted, notes = counted_sheets(plan, sheets, scorer, decided)
     sheet_list = [s for s, _ in counted]
     score_list = [sc for _, sc in counted]
     name_header = "Mannschaft" if plan.unit == "team" else "Spieler"
@@ -609,7 +642,7 @@ def _hundert(plan: TournamentPlan, counted: Sequence[tuple[Sheet, Score]]) -> li
 # -- the tables of a round -------------------------------------------------------------------------
 
 
-TableState = Literal["nicht begonnen", "läuft", "unterschrieben", "fehlt", "uneinig"]
+TableState = Literal["nicht begonnen", "läuft", "unterschrieben", "fehlt", "uneinig", "entschieden"]
 
 
 class TableStatus(Frozen):
@@ -643,6 +676,7 @@ def table_status(
     sheets: Sequence[Sheet],
     now: datetime | None = None,
     started_at: datetime | None = None,
+    decided: bool = False,
 ) -> TableStatus:
     """The state of one table from the sheets received for it (the latest revision of each).
 
@@ -651,7 +685,9 @@ def table_status(
     - "unterschrieben": every expected sheet closed (and, where both teams write, agreeing);
     - "fehlt": one team's sheet is signed and the other's never arrived (Watten Regel 5);
     - "uneinig": the two sheets give different points for a game (``scoring.compare``), or both
-      are signed and differ.
+      are signed and differ;
+    - "entschieden": ``decided``: the Turnierleitung decided which sheet stands (the one given); the
+      table is closed to the phones from then on.
 
     Sheets of other tables (other start numbers) are left out with a note."""
     ruleset = plan.ruleset
@@ -693,7 +729,9 @@ def table_status(
         comparison = compare_scored(a, score_a, b, score_b)
     closed = [sc.status.closed for _, sc in scored]
     state: TableState
-    if (
+    if decided:
+        state = "entschieden"
+    elif (
         comparison is not None
         and not comparison.agree
         and (
@@ -709,7 +747,7 @@ def table_status(
         state = "nicht begonnen"
     else:
         state = "läuft"
-    finished = state == "unterschrieben" or (all(sc.status.finished for _, sc in scored) and len(scored) >= plan.sheets_per_table)
+    finished = state == "unterschrieben" or (decided and all(closed)) or (all(sc.status.finished for _, sc in scored) and len(scored) >= plan.sheets_per_table)
     return TableStatus(
         table=table.table,
         state=state,
@@ -734,7 +772,7 @@ def standings_csv(standings: Standings) -> str:
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     writer.writerow(standings.header)
     for row in standings.table():
-        writer.writerow(row)
+        writer.writerow([text_cell(cell) if isinstance(cell, str) else cell for cell in row])
     if standings.notes:
         writer.writerow([])
         for note in standings.notes:
@@ -772,7 +810,8 @@ def games_csv(sheets: Sequence[Sheet]) -> str:
     ``close``), ``corrected_by`` (numbers of the corrections, ``|``-separated), ``at``, ``device``,
     ``participant_id``, ``start_number``, ``name``, ``points`` (what the ruleset's ``score()`` gave
     this participant for the entry), ``total`` (running total), ``explanation`` (the rules cited).
-    A sheet its ruleset refuses is left out."""
+    A sheet its ruleset refuses is left out. Free text is written so that a spreadsheet never reads
+    it as a formula (``text_cell``)."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     writer.writerow(GAMES_COLUMNS)
@@ -788,20 +827,20 @@ def games_csv(sheets: Sequence[Sheet]) -> str:
             for p in sheet.participants:
                 writer.writerow(
                     (
-                        context.tournament or "",
+                        text_cell(context.tournament),
                         context.round_label,
                         context.round or "",
                         context.table or "",
                         str(sheet.id),
-                        context.written_by or "",
+                        text_cell(context.written_by),
                         line.entry,
                         line.kind,
                         "|".join(map(str, line.corrected_by)),
                         entry.at.isoformat() if entry.at else "",
-                        entry.device or "",
+                        text_cell(entry.device),
                         p.id,
                         p.start_number or "",
-                        p.name,
+                        text_cell(p.name),
                         line.points.get(p.id, 0),
                         line.totals.get(p.id, 0),
                         explanation,

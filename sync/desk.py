@@ -624,7 +624,7 @@ class Desk:
                 stored = self.store.revision(pinned[-1].sheet_id, pinned[-1].revision)  # type: ignore[arg-type]
                 if stored is not None:
                     counted = [Sheet.from_json(stored.body)]
-            status = table_status(plan, table, counted, now, started)
+            status = table_status(plan, table, counted, now, started, decided=bool(pinned))
             out.append(TableView(round, table, status, tuple(found), tuple(decided)))
         return out
 
@@ -853,17 +853,38 @@ class Desk:
     # -- standings and exports -----------------------------------------------------------------------
     def standings(self) -> Standings:
         """The live standings: the rulesets' own ranking over one sheet per table (``result_sheets``)."""
-        counted, notes = self._result_sheets()
-        scores = {id(h.sheet): h.score for h in counted if h.score is not None}
+        given, decided = self._standing_sheets()
+        scores = {id(h.sheet): h.score for h in given if h.score is not None}
 
         def scorer(sheet: Sheet) -> Score:
             known = scores.get(id(sheet))
             return known if known is not None else find_ruleset(sheet.ruleset.id).score(sheet)
 
-        standings = tournament_standings(self.plan(), self.roster(), [h.sheet for h in counted], scorer=scorer)
-        if notes:
-            standings = standings.model_copy(update={"notes": (*standings.notes, *notes)})
-        return standings
+        return tournament_standings(self.plan(), self.roster(), [h.sheet for h in given], scorer=scorer, decided=decided)
+
+    def _standing_sheets(self) -> tuple[list[HostSheet], set[tuple[int, int]]]:
+        """What the standings are asked about: every drawn table's latest sheets, or the revision the
+        Turnierleitung decided for it alone; which sheets count (finished, agreeing) is
+        ``tournament_standings``' to say, not the Desk's."""
+        by_table = self._round_sheets()
+        pinned: dict[tuple[int, int], Decision] = {}
+        for d in self.decisions():
+            if d.kind in ("entscheidung", "korrektur") and d.sheet_id is not None:
+                pinned[(d.round, d.table)] = d  # the latest wins
+        given: list[HostSheet] = []
+        decided: set[tuple[int, int]] = set()
+        for draw in self.draws():
+            for table in draw.tables:
+                key = (draw.round, table.table)
+                decision = pinned.get(key)
+                if decision is not None and decision.sheet_id is not None and decision.revision is not None:
+                    stored = self.store.revision(decision.sheet_id, decision.revision)
+                    if stored is not None:
+                        given.append(self._parsed(stored))
+                        decided.add(key)
+                        continue
+                given.extend(by_table.get(key, []))
+        return given, decided
 
     def standings_csv(self) -> bytes:
         return standings_csv(self.standings()).encode("utf-8-sig")

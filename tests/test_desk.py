@@ -257,7 +257,7 @@ def test_a_corrected_game_and_an_aborted_durchgang_end_the_sheets_as_the_rules_s
     corrected = Sheet.from_json(store.latest(b.id).body)  # type: ignore[union-attr]
     assert corrected.entries[-1].device == TURNIERLEITUNG and corrected.entries[-1].target == 1
     view = desk.tables(1)[0]
-    assert view.status.state == "läuft" and view.decisions[-1] == decision
+    assert view.status.state == "entschieden" and view.decisions[-1] == decision
     assert desk.dispute(1, first.table).comparison.agree
 
     # Table 2 never finished: the Turnierleitung ends its Durchgang (Regel 11: Zeitlimit).

@@ -146,3 +146,28 @@ def test_the_hosts_scores_from_arrival_give_the_same_standings() -> None:
     standings = tournament_standings(tournament.plan, tournament.roster, tournament.sheets, scorer=from_arrival)
     assert standings == tournament_standings(tournament.plan, tournament.roster, tournament.sheets)
     assert sorted(asked) == sorted(str(s.id) for s in tournament.sheets)
+
+
+def test_a_decided_table_counts_its_one_sheet_without_a_missing_note() -> None:
+    """The Turnierleitung's decided revision stands alone for its table (the Desk passes it with
+    ``decided``): counted as the one sheet it is, and no note says the other team's is missing."""
+    single = watten_tournament(both_teams_write=False)
+    decided = {(s.context.round, s.context.table) for s in single.sheets}
+    standings = tournament_standings(single.plan, single.roster, single.sheets, decided=decided)
+    assert rows(standings) == list(watten_tournament().expected)
+    assert not any("das zweite fehlt" in note for note in standings.notes)
+
+
+def test_sheets_that_already_differ_are_noted_as_uneinig_before_they_are_finished() -> None:
+    tournament = watten_tournament()
+    sheets = list(tournament.sheets)
+    index = next(i for i, s in enumerate(sheets) if (s.context.round, s.context.table, s.context.written_by) == (1, 1, "B"))
+    other = sheets[index]
+    first_game = next(i for i, e in enumerate(other.entries) if e.kind == "game")
+    data = dict(other.entries[first_game].data)
+    data["winner"] = "A" if data["winner"] == "B" else "B"
+    changed = other.entries[first_game].model_copy(update={"data": data})
+    # Only the first games are written: unfinished, yet already differing at game 1.
+    sheets[index] = other.model_copy(update={"entries": (changed, *other.entries[first_game + 1 : first_game + 3])})
+    standings = tournament_standings(tournament.plan, tournament.roster, sheets)
+    assert any(note.startswith("Durchgang 1, Tisch 1: die Blätter sind uneinig") for note in standings.notes)

@@ -286,6 +286,8 @@ def test_signed_missing_and_disagreeing_tables() -> None:
     assert signed.state == "unterschrieben" and signed.minutes_left is None and not signed.time_up
     assert signed.comparison is not None and signed.comparison.agree
     assert table_status(plan, table, [a]).state == "fehlt"
+    # The Turnierleitung decided which sheet stands: its one sheet is the table's state.
+    assert table_status(plan, table, [a], decided=True).state == "entschieden"
     other = make_sheet(plan, roster, 1, 5, (7, 10), [*watten_entries("W0 W2 L0"), done[-1]], written_by="B")
     disputed = table_status(plan, table, [a, other])
     assert disputed.state == "uneinig"
@@ -361,3 +363,14 @@ def test_games_csv_has_one_row_per_game_and_participant() -> None:
     for r in table:
         totals[r["start_number"]] = totals.get(r["start_number"], 0) + int(r["points"])
     assert sum(totals.values()) == sum(sum(find_ruleset(s.ruleset.id).score(s).totals.values()) for s in tournament.sheets)
+
+
+def test_games_csv_never_hands_a_spreadsheet_a_formula() -> None:
+    """A name like "=HYPERLINK(...)" is text in the cell, not a formula (CSV injection)."""
+    tournament = watten_tournament(both_teams_write=False)
+    first = tournament.sheets[0]
+    named = first.model_copy(
+        update={"participants": (first.participants[0].model_copy(update={"name": "=HYPERLINK(\"x\")"}), first.participants[1])}
+    )
+    table = list(csv.DictReader(io.StringIO(games_csv([named])), delimiter=";"))
+    assert {r["name"] for r in table if r["participant_id"] == first.participants[0].id} == {"'=HYPERLINK(\"x\")"}
