@@ -502,3 +502,14 @@ def explain(error: BaseException, *, source: str | None = None) -> str:
     else:
         text = str(error) or type(error).__name__
     return one_line(f"{source}: {text}" if source else text)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(text: str | None) -> str:
+    """Free text (a name, a device, a reason) for a spreadsheet cell: never read as a formula
+    (CSV injection, OWASP): a text starting with = + - @ or a tab gets a leading apostrophe."""
+    if not text:
+        return ""
+    return "'" + text if text.startswith(_FORMULA_START) else text

@@ -33,7 +33,7 @@ from pydantic import ValidationError
 
 from scoring import find_ruleset
 from scoring.limits import MAX_BACKUP_BYTES
-from scoring.messages import SheetInputError, explain, load_json, validation_message
+from scoring.messages import SheetInputError, explain, load_json, text_cell, validation_message
 
 from . import schema
 from .atomic import atomic_write_bytes
@@ -176,14 +176,6 @@ def import_backup(store: SheetStore, path: str | Path) -> ImportReport:
     return ImportReport(tuple(items))
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _text_cell(text: str | None) -> str:
-    """Free text for a spreadsheet cell: never read as a formula (CSV injection), see OWASP."""
-    if not text:
-        return ""
-    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def sheet_csv(stored: StoredSheet) -> str:
@@ -216,9 +208,9 @@ def sheet_csv(stored: StoredSheet) -> str:
                 number,
                 entry.kind,
                 entry.at.isoformat() if entry.at else "",
-                _text_cell(entry.device),
+                text_cell(entry.device),
                 entry.target or "",
-                _text_cell(entry.reason),
+                text_cell(entry.reason),
                 json.dumps(data, ensure_ascii=False, sort_keys=True) if data else "",
                 *points,
                 *totals,
