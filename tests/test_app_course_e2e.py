@@ -38,13 +38,26 @@ def point_position(page, chart, x: int, count: int, value: float, low: float, hi
     return left + (x - 0.5) / count * width, top + (high - value) / (high - low) * height
 
 
+def into_view(page, chart) -> None:  # type: ignore[no-untyped-def]
+    """Scroll the Flutter view (mouse wheel: a semantics node's scroll_into_view does not move the
+    canvas) until the whole chart is on screen."""
+    page.mouse.move(200, 500)
+    for _ in range(40):
+        box = chart.bounding_box()
+        if box is not None and box["y"] >= 60 and box["y"] + box["height"] <= page.viewport_size["height"]:
+            return
+        page.mouse.wheel(0, 200 if box is None or box["y"] >= 60 else -200)
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the chart never came fully into view: {chart.bounding_box()}")
+
+
 def open_sheet(page, title: str):  # type: ignore[no-untyped-def]
     row = page.get_by_role("button", name=re.compile(rf"^{re.escape(title)} · "))
     row.first.wait_for(timeout=30_000)
     row.first.click()
     page.get_by_text("Spielverlauf · ").first.wait_for(timeout=30_000)
     chart = page.locator("flt-semantics").filter(has=page.locator(":scope > span", has_text="Spielverlauf über")).last
-    chart.scroll_into_view_if_needed()
+    into_view(page, chart)
     page.wait_for_timeout(500)
     return chart
 
@@ -101,7 +114,7 @@ def test_open_sheet_shows_the_chart_on_a_tap_with_the_schneider_line(browser, tm
         taps.tap("button", "Anzeigen", exact=False)
         chart = page.locator("flt-semantics").filter(has=page.locator(":scope > span", has_text="Spielverlauf über")).last
         chart.wait_for(timeout=15_000)
-        chart.scroll_into_view_if_needed()
+        into_view(page, chart)
         page.wait_for_timeout(500)
         text = body_text(page)
         assert "Schneider bei 0" in text and "Ende Bummerl 3 (Hans Pichler: Schneider) mit Eintrag 11" in text
