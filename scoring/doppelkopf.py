@@ -79,7 +79,18 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status, effective_entries
+from .engine import (
+    CloseData,
+    Context,
+    Explanation,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    Score,
+    Status,
+    effective_entries,
+    rank_by_sum,
+)
 from .model import CLOSE, Frozen, Sheet
 from .registry import register
 
@@ -1091,16 +1102,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                     spiele=(old.spiele if old else 0) + mine.spiele,
                     strafen=(old.strafen if old else 0) + mine.strafen,
                 )
-        ordered = sorted(rows.values(), key=lambda r: r.punkte, reverse=True)
-        counts: dict[int, int] = {}
-        for row in ordered:
-            counts[row.punkte] = counts.get(row.punkte, 0) + 1
-        ranked: list[Standing] = []
-        for index, row in enumerate(ordered):
-            rank = ranked[-1].rank if ranked and ranked[-1].punkte == row.punkte else index + 1
-            decided = "Punkte" if counts[row.punkte] == 1 else "punktgleich (die Turnierordnung nennt keine weitere Wertung)"
-            ranked.append(row.model_copy(update={"rank": rank, "decided_by": decided}))
-        return tuple(ranked)
+        return rank_by_sum(list(rows.values()), lambda r: r.punkte, "Punkte")
 
 
 class Standing(Frozen):

@@ -577,3 +577,23 @@ class EntryChecker:
         if self._score is None:
             self._score = self.ruleset._score(self.sheet, self._replay)
         return self._score
+
+
+RowT = TypeVar("RowT", bound=Frozen)
+
+
+def rank_by_sum(rows: Sequence[RowT], total: Callable[[RowT], int], criterion: str) -> tuple[RowT, ...]:
+    """Rank standing rows by one sum, highest first; equal sums share the rank (1, 2, 2, 4).
+
+    For the documents that rank by a single sum and name no further tie-break (Schafkopf's
+    Ergebnis, Doppelkopf's Punkte): ``decided_by`` is ``criterion`` or says the tie stands."""
+    ordered = sorted(rows, key=total, reverse=True)
+    counts: dict[int, int] = {}
+    for row in ordered:
+        counts[total(row)] = counts.get(total(row), 0) + 1
+    ranked: list[RowT] = []
+    for index, row in enumerate(ordered):
+        rank = ranked[-1].rank if ranked and total(ranked[-1]) == total(row) else index + 1  # type: ignore[attr-defined]
+        decided = criterion if counts[total(row)] == 1 else "punktgleich (die Turnierordnung nennt keine weitere Wertung)"
+        ranked.append(row.model_copy(update={"rank": rank, "decided_by": decided}))
+    return tuple(ranked)

@@ -513,3 +513,24 @@ def text_cell(text: str | None) -> str:
     if not text:
         return ""
     return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+KIND_LABELS = {
+    "game": "Spiel",
+    "close": "Abschluss",
+    "gehen": "Gehen",
+    "ausschaffen": "Ausschaffen (unerlaubt)",
+    "vergeben": "Vergeben",
+    "betrug": "Bscheißn",
+    "zeitlimit": "Zeitlimit",
+    "strafe": "Strafe",
+    "schmeissen": "Schmeißen",
+    "correction": "Korrektur",
+    "void": "Streichung",
+}
+"""The German names of entry kinds, as the paper list and the app write them."""
+
+
+def kind_label(kind: str) -> str:
+    """The German name of an entry kind (``KIND_LABELS``, else the kind capitalised)."""
+    return KIND_LABELS.get(kind, kind.capitalize())

@@ -29,25 +29,11 @@ from fpdf import FPDF, FontFace
 from fpdf.enums import TableBordersLayout, XPos, YPos
 
 from .engine import Line, Score
+from .messages import kind_label
 from .model import CLOSE, CORRECTION, VOID, Sheet
 from .registry import find_ruleset
 
 ENCODING = "windows-1252"
-
-KIND_LABELS = {
-    "game": "Spiel",
-    "close": "Abschluss",
-    "gehen": "Gehen",
-    "ausschaffen": "Ausschaffen (unerlaubt)",
-    "vergeben": "Vergeben",
-    "betrug": "Bscheißn",
-    "zeitlimit": "Zeitlimit",
-    "strafe": "Strafe",
-    "schmeissen": "Schmeißen",
-    "correction": "Korrektur",
-    "void": "Streichung",
-}
-"""The German names of entry kinds, as the paper list writes them."""
 
 _REPLACEMENTS = {
     "→": "->",
@@ -92,11 +78,6 @@ def printable(text: str) -> str:
         except UnicodeEncodeError:
             out.append({"ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ı": "i"}.get(char, "?"))
     return "".join(out)
-
-
-def kind_label(kind: str) -> str:
-    """The German name of an entry kind."""
-    return KIND_LABELS.get(kind, kind.capitalize())
 
 
 def _when(at: datetime | None, tz: tzinfo | None) -> str:

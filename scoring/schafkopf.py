@@ -86,7 +86,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
+from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status, rank_by_sum
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -885,16 +885,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
                     tischpunkte=(old.tischpunkte if old else 0) + mine.tischpunkte,
                     reuegeld_cent=(old.reuegeld_cent if old else 0) + mine.reuegeld_cent,
                 )
-        ordered = sorted(rows.values(), key=lambda r: r.ergebnis, reverse=True)
-        counts: dict[int, int] = {}
-        for row in ordered:
-            counts[row.ergebnis] = counts.get(row.ergebnis, 0) + 1
-        ranked: list[Standing] = []
-        for index, row in enumerate(ordered):
-            rank = ranked[-1].rank if ranked and ranked[-1].ergebnis == row.ergebnis else index + 1
-            decided = "Ergebnis" if counts[row.ergebnis] == 1 else "punktgleich (die Turnierordnung nennt keine weitere Wertung)"
-            ranked.append(row.model_copy(update={"rank": rank, "decided_by": decided}))
-        return tuple(ranked)
+        return rank_by_sum(list(rows.values()), lambda r: r.ergebnis, "Ergebnis")
 
 
 class Standing(Frozen):

@@ -14,29 +14,13 @@ from typing import Any
 import flet as ft
 
 from scoring import Line, RuleViolation, Score, Sheet, explain, find_ruleset
+from scoring.messages import kind_label
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
 from storage import SheetStore, StorageError
 
 from .drafts import DraftIncomplete, EntryDraft, assign, checker, draft_for, refusal
 
 UNDO_REASON = "Letztes Spiel zurückgenommen"
-
-KIND_LABELS = {
-    "game": "Spiel",
-    "close": "Abschluss",
-    "gehen": "Gehen",
-    "ausschaffen": "Ausschaffen (unerlaubt)",
-    "vergeben": "Vergeben",
-    "betrug": "Bscheißn",
-    "zeitlimit": "Zeitlimit",
-    "strafe": "Strafe",
-    "schmeissen": "Schmeißen",
-}
-
-
-def kind_label(kind: str) -> str:
-    """The German name of an entry kind, as the sheet shows it."""
-    return KIND_LABELS.get(kind, kind.capitalize())
 
 
 def when(at: datetime | None) -> str:
