@@ -7,7 +7,7 @@ import flet as ft
 
 from .export_screen import status
 from .export_state import ExportState, ImportView
-from .share import hand_over, hand_over_label
+from .share import deliver, hand_over_label
 
 
 def _report(report: ImportView) -> ft.Control:
@@ -49,16 +49,7 @@ def BackupScreen(exports: ExportState, route: str) -> ft.View:
         file = exports.backup()
         if file is None:
             return
-        exports.sending(file)
-        try:
-            how = await hand_over(file)
-        except (RuntimeError, ValueError, TimeoutError) as error:
-            exports.failed(f"Die Sicherung konnte nicht übergeben werden: {error}")
-            return
-        if how is None:
-            exports.failed(f"Sicherung abgebrochen, nichts {verb}")
-        else:
-            exports.done(file, how)
+        await deliver(exports, file)
 
     controls: list[ft.BaseControl] = [
         ft.Text(f"Auf diesem Handy: {exports.count()} Blätter", size=16, weight=ft.FontWeight.W_600),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import flet as ft
 
 from .export_state import KINDS, ExportState, Kind
-from .share import hand_over, hand_over_label
+from .looks import error_box
+from .share import deliver, hand_over_label
 from .sheet_state import SheetState
 
 _HELP: dict[Kind, tuple[ft.IconData, str]] = {
@@ -26,12 +27,7 @@ def status(exports: ExportState) -> list[ft.Control]:
         out.append(ft.Text(f"{exports.busy} wird übergeben …", size=14))
     if exports.error:
         out.append(
-            ft.Container(
-                padding=8,
-                border_radius=8,
-                bgcolor=ft.Colors.ERROR_CONTAINER,
-                content=ft.Text(exports.error, color=ft.Colors.ON_ERROR_CONTAINER, size=15),
-            )
+            error_box(exports.error)
         )
     elif exports.message:
         out.append(ft.Text(exports.message, size=15, weight=ft.FontWeight.W_500))
@@ -50,16 +46,7 @@ def ExportScreen(state: SheetState, exports: ExportState, route: str) -> ft.View
         file = exports.file_for(sheet, kind)
         if file is None:
             return
-        exports.sending(file)
-        try:
-            how = await hand_over(file)
-        except (RuntimeError, ValueError, TimeoutError) as error:
-            exports.failed(f"{file.label} konnte nicht übergeben werden: {error}")
-            return
-        if how is None:
-            exports.failed(f"{file.label}: abgebrochen, nichts {verb}")
-        else:
-            exports.done(file, how)
+        await deliver(exports, file)
 
     def option(kind: Kind) -> ft.Control:
         label = KINDS[kind][0]

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .habits import suggest
-from .looks import scaling
+from .looks import offer_chips, scaling
 from .tournament_state import TournamentState
 
 
@@ -29,23 +29,7 @@ def _field(
 def _team_offers(state: TournamentState, names: list[str]) -> ft.Control:
     """Team names used on this phone before that fit what is typed (the row keeps its place when empty)."""
     offered = suggest(names, state.team) if state.team.strip() else []
-    return ft.Row(
-        wrap=True,
-        spacing=6,
-        controls=[
-            ft.Semantics(
-                label=f"Vorschlag {name}",
-                button=True,
-                exclude_semantics=True,
-                content=ft.Chip(
-                    label=ft.Text(name),
-                    leading=ft.Icon(ft.Icons.HISTORY, size=18),
-                    on_click=lambda _, n=name: state.set_field("team", n),
-                ),
-            )
-            for name in offered
-        ],
-    )
+    return offer_chips(offered, lambda name: state.set_field("team", name))
 
 
 @scaling

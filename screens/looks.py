@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ParamSpec, TypeVar, cast
 
 import flet as ft
@@ -149,3 +149,34 @@ def scaling(screen: Callable[P, R]) -> Callable[P, R]:
         return cast(R, scale(impl(*args, **kwargs), factor))
 
     return scaled
+
+
+def error_box(text: str) -> ft.Control:
+    """A refusal or failure as the screens show it: the German message on the theme's error colours."""
+    return ft.Container(
+        padding=8,
+        border_radius=8,
+        bgcolor=ft.Colors.ERROR_CONTAINER,
+        content=ft.Text(text, color=ft.Colors.ON_ERROR_CONTAINER, size=15),
+    )
+
+
+def offer_chips(names: Sequence[str], take: Callable[[str], None]) -> ft.Control:
+    """Names used on this phone before, offered as chips; a tap takes one (``take``)."""
+    return ft.Row(
+        wrap=True,
+        spacing=6,
+        controls=[
+            ft.Semantics(
+                label=f"Vorschlag {name}",
+                button=True,
+                exclude_semantics=True,
+                content=ft.Chip(
+                    label=ft.Text(name),
+                    leading=ft.Icon(ft.Icons.HISTORY, size=18),
+                    on_click=lambda _, n=name: take(n),
+                ),
+            )
+            for name in names
+        ],
+    )

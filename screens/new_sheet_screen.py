@@ -11,7 +11,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .form_state import FORM, NewSheetForm, OptionField
-from .looks import LOOKS, scaling, text_scale
+from .looks import LOOKS, offer_chips, scaling, text_scale
 
 
 def _field(
@@ -43,25 +43,7 @@ def _offers(form: NewSheetForm, keys: list[str]) -> list[ft.Control]:
     names = form.offers(key)
     if not names:
         return []
-    return [
-        ft.Row(
-            wrap=True,
-            spacing=6,
-            controls=[
-                ft.Semantics(
-                    label=f"Vorschlag {name}",
-                    button=True,
-                    exclude_semantics=True,
-                    content=ft.Chip(
-                        label=ft.Text(name),
-                        leading=ft.Icon(ft.Icons.HISTORY, size=18),
-                        on_click=lambda _, n=name: form.take_offer(key, n),
-                    ),
-                )
-                for name in names
-            ],
-        )
-    ]
+    return [offer_chips(names, lambda name: form.take_offer(key, name))]
 
 
 def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:

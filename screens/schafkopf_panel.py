@@ -17,7 +17,7 @@ import flet as ft
 from scoring.schafkopf import FARBNAME
 
 from .drafts import DraftIncomplete, Submit, family
-from .looks import LOST, WON
+from .looks import LOST, WON, error_box
 from .schafkopf_draft import (
     FEHLER_ARTEN,
     FEHLER_FAELLE,
@@ -313,12 +313,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
         controls.append(ft.Text(preview, size=15))
     if draft.error:
         controls.append(
-            ft.Container(
-                padding=8,
-                border_radius=8,
-                bgcolor=ft.Colors.ERROR_CONTAINER,
-                content=ft.Text(draft.error, color=ft.Colors.ON_ERROR_CONTAINER, size=15),
-            )
+            error_box(draft.error)
         )
     controls.append(
         ft.FilledButton(

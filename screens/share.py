@@ -12,7 +12,7 @@ from weakref import WeakKeyDictionary
 
 import flet as ft
 
-from .export_state import ExportFile
+from .export_state import ExportFile, ExportState
 
 S = TypeVar("S", bound=ft.Service)
 
@@ -58,3 +58,17 @@ async def hand_over(file: ExportFile) -> str | None:
     if page.web:
         return "heruntergeladen"
     return f"gespeichert unter {path}" if path else None
+
+
+async def deliver(exports: ExportState, file: ExportFile) -> None:
+    """Hand ``file`` over (``hand_over``) and tell ``exports`` how it went: done, cancelled or why not."""
+    exports.sending(file)
+    try:
+        how = await hand_over(file)
+    except (RuntimeError, ValueError, TimeoutError) as error:
+        exports.failed(f"{file.label} konnte nicht übergeben werden: {error}")
+        return
+    if how is None:
+        exports.failed(f"{file.label}: abgebrochen, nichts {hand_over_label()}")
+    else:
+        exports.done(file, how)

@@ -11,7 +11,7 @@ import flet as ft
 
 from .course_chart import CourseChart
 from .drafts import find_family
-from .looks import scaling
+from .looks import error_box, scaling
 from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
@@ -188,12 +188,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
         panel.append(family.panel(state.draft, state.submit, correcting=state.correcting))
     if state.error:
         panel.append(
-            ft.Container(
-                padding=8,
-                border_radius=8,
-                bgcolor=ft.Colors.ERROR_CONTAINER,
-                content=ft.Text(state.error, color=ft.Colors.ON_ERROR_CONTAINER, size=15),
-            )
+            error_box(state.error)
         )
     elif state.notice:
         panel.append(ft.Text(state.notice, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
