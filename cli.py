@@ -211,7 +211,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     import getpass
 
     from storage.paths import data_dir
-    from sync.hostrun import HostSetupError, banner, prepare, serve
+    from sync.host.run import HostSetupError, banner, prepare, serve
 
     def ask_password() -> str | None:
         if not sys.stdin.isatty():

@@ -24,10 +24,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring import Entry, Sheet, find_ruleset
-from sync.desk import Desk
-from sync.host import PASSWORD_SETTING, create_app, hash_password, start_tournament
-from sync.hoststore import HostStore, NewRevision
-from sync.pages import Pages
+from sync.host.app import create_app
+from sync.host.credentials import PASSWORD_SETTING, hash_password
+from sync.host.desk import Desk, start_tournament
+from sync.host.pages.views import Pages
+from sync.host.records import NewRevision
+from sync.host.store import HostStore
 from sync.protocol import body_sha256
 
 

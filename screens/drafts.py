@@ -7,13 +7,12 @@ the player's taps into the raw ``(kind, data)`` of a log entry. Its methods are 
 tested without a browser. A *panel* is the Flet component that shows the draft and calls
 ``on_submit(kind, data)``; the sheet screen saves it (a new game, or the correction of a past one).
 
-Each family module registers itself with ``@family(...)``; ``draft_for`` and ``panel_for`` find
-them by ruleset id.
+Each family's panel module registers itself with ``@family(...)``; ``screens/families.py`` imports
+every one of them and finds a family by ruleset id (``find_family``, ``draft_for``).
 """
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,13 +21,7 @@ from typing import Any, Protocol
 from scoring import Entry, Score, Sheet, find_ruleset
 from scoring.engine import EntryChecker
 
-#: The modules that register a family; each defines a draft class and a panel component.
-FAMILY_MODULES = (
-    "screens.watten_panel",
-    "screens.schnapsen_panel",
-    "screens.schafkopf_panel",
-    "screens.doppelkopf_panel",
-)
+from .looks import scaling
 
 Submit = Callable[[str, dict[str, Any]], None]
 """What a panel calls with the entry's kind and data; the sheet screen saves it."""
@@ -68,8 +61,6 @@ def family(*rulesets: str, draft: Callable[[], EntryDraft]) -> Callable[[Callabl
     """Decorator on a panel component: register it and its draft class for ``rulesets``."""
 
     def register(panel: Callable[..., Any]) -> Callable[..., Any]:
-        from .looks import scaling
-
         panel = scaling(panel)  # the panel's texts follow the player's text size
         entry = Family(rulesets=rulesets, draft=draft, panel=panel)
         for ruleset_id in rulesets:
@@ -79,25 +70,9 @@ def family(*rulesets: str, draft: Callable[[], EntryDraft]) -> Callable[[Callabl
     return register
 
 
-def _load() -> None:
-    for module in FAMILY_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:
-            if error.name != module:
-                raise
-
-
-def find_family(ruleset_id: str) -> Family:
-    """The family that enters games of ``ruleset_id``; ``KeyError`` if none does."""
-    if ruleset_id not in _FAMILIES:
-        _load()
+def registered(ruleset_id: str) -> Family:
+    """The family registered for ``ruleset_id``; ``KeyError`` if none is (``screens/families.py`` registers them all)."""
     return _FAMILIES[ruleset_id]
-
-
-def draft_for(ruleset_id: str) -> EntryDraft:
-    """A fresh draft for a sheet of ``ruleset_id``."""
-    return find_family(ruleset_id).draft()
 
 
 def assign(state: Any, **values: Any) -> None:

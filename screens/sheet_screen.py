@@ -10,7 +10,7 @@ from typing import Any
 import flet as ft
 
 from .course_chart import CourseChart
-from .drafts import find_family
+from .families import find_family
 from .looks import error_box, scaling
 from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState

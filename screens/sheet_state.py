@@ -18,7 +18,8 @@ from scoring.messages import kind_label
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
 from storage import SheetStore, StorageError
 
-from .drafts import DraftIncomplete, EntryDraft, assign, checker, draft_for, refusal
+from .drafts import DraftIncomplete, EntryDraft, assign, checker, refusal
+from .families import draft_for
 
 UNDO_REASON = "Letztes Spiel zurückgenommen"
 

@@ -8,7 +8,7 @@ import pytest
 
 from scoring import all_rulesets
 from screens.app_state import AppState
-from screens.drafts import find_family
+from screens.families import find_family
 from screens.form_state import FORM, NewSheetForm, option_fields
 from screens.sheet_state import UNDO_REASON, SheetState
 from screens.watten_draft import WattenDraft

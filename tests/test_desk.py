@@ -11,8 +11,9 @@ import pytest
 
 from scoring import Sheet, find_ruleset
 from scoring.tournament import RosterError
-from sync.desk import TURNIERLEITUNG, Desk, DeskError
-from sync.hoststore import HostStore, NewRevision
+from sync.host.desk import TURNIERLEITUNG, Desk, DeskError
+from sync.host.records import NewRevision
+from sync.host.store import HostStore
 from sync.protocol import body_sha256
 
 from .pg_server import PostgresServer, postgres_server_fixture  # noqa: F401  (fixture)
@@ -44,7 +45,7 @@ class Clock:
 
 
 def phone_sends(store: HostStore, sheet: Sheet, device: str = "handy") -> None:
-    """What the host does with a phone's sheet once it has checked it (see ``sync/host.py``)."""
+    """What the host does with a phone's sheet once it has checked it (see ``sync/host/phone_api.py``)."""
     score = find_ruleset(sheet.ruleset.id).score(sheet)
     body = sheet.to_json().encode()
     result = store.store_revision(

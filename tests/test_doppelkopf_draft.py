@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from scoring import Entry, Participant, Sheet, effective_entries, find_ruleset
 from screens.doppelkopf_draft import DoppelkopfDraft
-from screens.drafts import DraftIncomplete, draft_for, find_family, refusal
+from screens.drafts import DraftIncomplete, refusal
+from screens.families import draft_for, find_family
 
 from .conftest import DATA, ROOT
 

@@ -15,7 +15,7 @@ import requests
 from urllib3.util.retry import Retry
 
 from sync.client import HostClient
-from sync.tls import ensure_certificate
+from sync.host.tls import ensure_certificate
 
 from .faultproxy import CLEAN, Fault, FaultProxy, FaultSchedule
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cli import main
-from sync.hoststore import HostStore
+from sync.host.store import HostStore
 from sync.protocol import JoinLine
 
 from .host_helpers import PASSWORD, RunningHost, watten_sheet

@@ -12,7 +12,7 @@ from pathlib import Path
 import requests
 
 from scoring import Sheet
-from sync.hoststore import HostStore
+from sync.host.store import HostStore
 
 from .host_helpers import start_host, watten_sheet
 

@@ -13,7 +13,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from sync.hoststore import MIGRATIONS, HostStore, NewRevision
+from sync.host.records import NewRevision
+from sync.host.schema import MIGRATIONS
+from sync.host.store import HostStore
 
 from .pg_server import PostgresServer, postgres_server_fixture  # noqa: F401  (fixture)
 

@@ -11,7 +11,7 @@ import pytest
 import requests
 from cryptography import x509
 
-from sync.tls import ensure_certificate, lan_addresses
+from sync.host.tls import ensure_certificate, lan_addresses
 
 from .host_helpers import RunningHost, host_fixture, pinned_session  # noqa: F401  (fixture)
 

@@ -263,7 +263,7 @@ def test_the_set_up_form_offers_every_option_and_reads_it_back(ruleset_id: str) 
     from starlette.datastructures import FormData
 
     from scoring import find_ruleset
-    from sync.pages import option_fields, options_from_form
+    from sync.host.pages.forms import option_fields, options_from_form
 
     ruleset = find_ruleset(ruleset_id)
     fields = option_fields(ruleset_id)

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import Entry, Participant, Sheet, find_ruleset
-from screens.drafts import DraftIncomplete, draft_for, find_family, refusal
+from screens.drafts import DraftIncomplete, refusal
+from screens.families import draft_for, find_family
 from screens.schafkopf_draft import SchafkopfDraft
 
 from .conftest import DATA, ROOT

@@ -11,8 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import Entry, Participant, RuleViolation, Sheet, find_ruleset
-from screens.drafts import DraftIncomplete, draft_for, find_family, refusal
+from screens.drafts import DraftIncomplete, refusal
+from screens.families import draft_for, find_family
 from screens.schnapsen_draft import NORMAL, SchnapsenDraft
+from screens.schnapsen_panel import SchnapsenPanel
 
 from .conftest import DATA, ROOT
 
@@ -48,11 +50,7 @@ def fresh(sheet: Sheet) -> SchnapsenDraft:
 
 
 def test_both_rulesets_use_this_panel() -> None:
-    # Imported only after the first lookup: drafts.find_family loads every family module only
-    # while none is registered yet, so importing one panel module early hides the others.
     families = [find_family(ruleset) for ruleset in ("bauernschnapsen", "talonschnapsen")]
-    from screens.schnapsen_panel import SchnapsenPanel
-
     assert all(f.draft is SchnapsenDraft and f.panel is SchnapsenPanel for f in families)
 
 

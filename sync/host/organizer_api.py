@@ -1,6 +1,6 @@
 """The organizer's JSON endpoints: one per ``Desk`` action, behind the organizer's password.
 
-Every route is a thin shell over ``sync.desk.Desk`` (the one place of the tournament's logic): it
+Every route is a thin shell over ``sync.host.desk.Desk`` (the one place of the tournament's logic): it
 reads the request, calls the method, and answers its result as JSON. A refused action
 (``DeskError``, ``RosterError``, ``RuleViolation``) is a 422 with the German ``detail`` (a CSV's
 ``problems`` as well, one per bad line) and has changed nothing. docs/sync-client.md lists them.
@@ -9,9 +9,8 @@ reads the request, calls the method, and answers its result as JSON. A refused a
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from dataclasses import asdict, is_dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from fastapi import Body, Depends, FastAPI, Path, Request, Response
 from fastapi.encoders import jsonable_encoder
@@ -21,11 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from scoring import RuleViolation
 from scoring.tournament import RosterError
 
-from .desk import Desk, DeskError
-from .protocol import API_PREFIX
-
-if TYPE_CHECKING:
-    from .host import HostState
+from ..protocol import API_PREFIX, ConflictInfo, SheetSummary, TableState
+from .auth import organizer_required
+from .desk import Desk, DeskError, writer_name
+from .http import PROBLEMS, HostError, SheetIdPath
+from .records import StoredRevision
+from .state import HostState
 
 PREFIX = f"{API_PREFIX}/organizer"
 
@@ -93,12 +93,13 @@ def _json(value: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(jsonable_encoder(value), status_code=status)
 
 
-def install_desk_routes(app: FastAPI, state: HostState, require_organizer: Callable[..., None]) -> None:
-    """Add the organizer's tournament endpoints to the host's app."""
-    organizer = [Depends(require_organizer)]
+def install_organizer_routes(app: FastAPI, state: HostState) -> None:
+    """Add the organizer's endpoints to the host's app: the tournament's (one per ``Desk`` action) and
+    the view of the phones' sheets."""
+    install_sheet_routes(app, state)
+    organizer = [Depends(organizer_required(state))]
 
     def desk() -> Desk:
-        assert state.desk is not None
         return state.desk
 
     @app.exception_handler(RosterError)
@@ -269,3 +270,80 @@ def _table(view: Any) -> dict[str, Any]:
         "sheets": [_host_sheet(h) for h in view.sheets],
         "decisions": [asdict(d) for d in view.decisions],
     }
+
+
+def install_sheet_routes(app: FastAPI, state: HostState) -> None:
+    """Add the organizer's view of the phones' sheets: every table with its sheets, the conflicts kept
+    aside, and a sheet's latest revision."""
+    store = state.store
+    require_organizer = organizer_required(state)
+
+    @app.get(
+        f"{API_PREFIX}/tables",
+        response_model=list[TableState],
+        summary="Alle Tische des Turniers mit ihren Blättern (Veranstalter)",
+        dependencies=[Depends(require_organizer)],
+        responses={401: PROBLEMS[401]},
+    )
+    def tables() -> list[TableState]:
+        groups: dict[tuple[str, int | None, int], list[StoredRevision]] = {}
+        for stored in store.latest_per_sheet(state.tournament.id):
+            groups.setdefault((stored.round_label, stored.round, stored.table), []).append(stored)
+        out = []
+        for (round_label, round, table), rows in sorted(
+            groups.items(), key=lambda item: (item[0][1] or 0, item[0][2], item[0][0])
+        ):
+            sheets = [state.scored.get(r)[0] for r in rows]
+            summaries = [
+                SheetSummary(
+                    sheet_id=r.sheet_id,
+                    written_by=r.written_by,
+                    team=writer_name(s),
+                    revision=r.revision,
+                    closed=r.closed,
+                    games=r.games,
+                    updated_at=r.received_at,
+                )
+                for r, s in zip(rows, sheets, strict=True)
+            ]
+            comparison = state.desk.comparison(rows[-1])[0] if len(rows) >= 2 else None
+            out.append(TableState(round_label=round_label, round=round, table=table, sheets=summaries, comparison=comparison))
+        return out
+
+    @app.get(
+        f"{API_PREFIX}/conflicts",
+        response_model=list[ConflictInfo],
+        summary="Beiseitegelegte abweichende Fassungen (Veranstalter)",
+        dependencies=[Depends(require_organizer)],
+        responses={401: PROBLEMS[401]},
+    )
+    def conflicts() -> list[ConflictInfo]:
+        return [
+            ConflictInfo(
+                id=c.id,
+                sheet_id=c.sheet_id,
+                revision=c.revision,
+                device_id=c.device_id,
+                received_at=c.received_at,
+                body_sha256=c.body_sha256,
+                stored_sha256=c.stored_sha256,
+                body=c.body,
+            )
+            for c in store.conflicts(state.tournament.id)
+        ]
+
+    @app.get(
+        f"{API_PREFIX}/sheets/{{sheet_id}}",
+        summary="Die neueste gespeicherte Revision eines Blatts (Veranstalter)",
+        dependencies=[Depends(require_organizer)],
+        responses={
+            200: {"content": {"application/json": {"schema": {"type": "object"}}}},
+            401: PROBLEMS[401],
+            404: PROBLEMS[404],
+        },
+    )
+    def latest_sheet(sheet_id: SheetIdPath) -> Response:
+        stored = store.latest(sheet_id)
+        if stored is None:
+            raise HostError(404, f"Das Blatt {sheet_id} ist nicht gespeichert")
+        return Response(stored.body, media_type="application/json", headers={"X-Tischblock-Revision": str(stored.revision)})

@@ -7,29 +7,27 @@ standings count (or, where no phone has sent one yet, the table's empty sheet to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from scoring import Sheet
+from scoring import Sheet, printout
 from scoring.draw import sheet_for
+from scoring.printout import table_pdf
 
-if TYPE_CHECKING:
-    from . import Pages
+from .formats import SEAT_WORD, german_date
+from .site import PREFIX, download
+from .views import Pages
 
 PDF = "application/pdf"
 
 
 def _title_and_subtitle(pages: Pages) -> tuple[str, str]:
-    from . import _german_date
 
     desk = pages.desk()
-    return desk.tournament().name, _german_date(desk.date())
+    return desk.tournament().name, german_date(desk.date())
 
 
 def results_pdf(pages: Pages) -> bytes:
-    from scoring.printout import table_pdf
 
     desk = pages.desk()
     standings = desk.standings()
@@ -42,9 +40,7 @@ def results_pdf(pages: Pages) -> bytes:
 
 
 def draw_pdf(pages: Pages, round: int) -> bytes:
-    from scoring.printout import table_pdf
 
-    from . import SEAT_WORD
 
     desk = pages.desk()
     plan = desk.plan()
@@ -89,7 +85,7 @@ def round_sheets(pages: Pages, round: int) -> list[Sheet]:
 
 
 def tischlisten_pdf(pages: Pages, round: int) -> bytes:
-    from scoring.printout import tischlisten_pdf as make
+    make = printout.tischlisten_pdf
 
     desk = pages.desk()
     name, date = _title_and_subtitle(pages)
@@ -99,16 +95,15 @@ def tischlisten_pdf(pages: Pages, round: int) -> bytes:
 
 
 def install_pdf_downloads(router: APIRouter, pages: Pages) -> None:
-    from . import PREFIX, _download
 
     @router.get(f"{PREFIX}/export/ergebnisliste.pdf")
     def results() -> Response:
-        return _download(results_pdf(pages), f"{pages.desk().tournament().id}-ergebnisliste.pdf", PDF)
+        return download(results_pdf(pages), f"{pages.desk().tournament().id}-ergebnisliste.pdf", PDF)
 
     @router.get(f"{PREFIX}/export/runde-{{round}}-auslosung.pdf")
     def draw(round: int) -> Response:
-        return _download(draw_pdf(pages, round), f"{pages.desk().tournament().id}-auslosung-{round}.pdf", PDF)
+        return download(draw_pdf(pages, round), f"{pages.desk().tournament().id}-auslosung-{round}.pdf", PDF)
 
     @router.get(f"{PREFIX}/export/runde-{{round}}-tischlisten.pdf")
     def tischlisten(round: int) -> Response:
-        return _download(tischlisten_pdf(pages, round), f"{pages.desk().tournament().id}-tischlisten-{round}.pdf", PDF)
+        return download(tischlisten_pdf(pages, round), f"{pages.desk().tournament().id}-tischlisten-{round}.pdf", PDF)

@@ -17,10 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import segno
+import uvicorn
 
-from .host import PASSWORD_SETTING, create_app, hash_password, start_tournament, verify_password
-from .hoststore import HostStore, Tournament
-from .protocol import JoinLine
+from ..protocol import JoinLine
+from .app import create_app
+from .credentials import PASSWORD_SETTING, hash_password, verify_password
+from .desk import start_tournament
+from .records import Tournament
+from .store import HostStore
 from .tls import HostCertificate, ensure_certificate, lan_addresses
 
 
@@ -131,8 +135,6 @@ def banner(setup: HostSetup, qr: bool = True) -> str:
 
 def serve(setup: HostSetup, *, wrong_codes_per_minute: int = 5) -> None:
     """Serve the host until Ctrl-C or SIGTERM; each arriving sheet logs one German line."""
-    import uvicorn
-
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stdout, force=True)
     app = create_app(setup.store, wrong_codes_per_minute=wrong_codes_per_minute)
     certificate = setup.certificate

@@ -1,6 +1,6 @@
 """The organizer's desk: every action of the Turnierleitung on the host, as methods of ``Desk``.
 
-``Desk(store)`` works on the host's current tournament. The HTTP endpoints (``sync/host.py``) and
+``Desk(store)`` works on the host's current tournament. The HTTP endpoints (``organizer_api.py``) and
 the organizer's pages call these methods and nothing else, so this is the one place of the
 host's tournament logic; the rules themselves (plan, roster, draw, standings, table states, CSV)
 are the pure functions of ``scoring/tournament.py`` and ``scoring/draw.py``.
@@ -30,9 +30,8 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import threading
+import unicodedata
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
@@ -60,50 +59,17 @@ from scoring.tournament import (
     tournament_standings,
 )
 
-from .hoststore import (
-    DecisionRecord,
-    EntrantRecord,
-    HostStore,
-    NewRevision,
-    StoredRevision,
-    Tournament,
-    utcnow,
-)
-from .protocol import body_sha256
+from ..protocol import body_sha256
+from .credentials import new_join_code
+from .records import DecisionRecord, EntrantRecord, NewRevision, StoredRevision, Tournament, utcnow
+from .scored import ScoredSheets
+from .store import HostStore
 
 __all__ = ["Assignment", "Decision", "Desk", "DeskError", "Dispute", "HostSheet", "RosterEntry", "RosterError", "TableView"]
 
 TURNIERLEITUNG = "Turnierleitung"
 """The ``device`` of every entry the host writes, and the default ``decided_by``."""
 MAX_REASON = 500
-
-
-class ScoredSheets:
-    """Stored sheets parsed and scored, by body hash: a stored revision never changes, so neither
-    does its score. Bounded (least recently used go first); shared by the request threads."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._items: OrderedDict[str, tuple[Sheet, Score]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def put(self, sha: str, sheet: Sheet, score: Score) -> None:
-        with self._lock:
-            self._items[sha] = (sheet, score)
-            self._items.move_to_end(sha)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def get(self, stored: StoredRevision) -> tuple[Sheet, Score]:
-        with self._lock:
-            found = self._items.get(stored.body_sha256)
-            if found is not None:
-                self._items.move_to_end(stored.body_sha256)
-                return found
-        sheet = Sheet.from_json(stored.body)
-        score = find_ruleset(sheet.ruleset.id).score(sheet)
-        self.put(stored.body_sha256, sheet, score)
-        return sheet, score
 
 
 class DeskError(ValueError):
@@ -210,6 +176,38 @@ def _text(value: str, field: str, *, limit: int = 200) -> str:
     return cleaned
 
 
+# -- starting a tournament --------------------------------------------------------------------
+
+
+def tournament_slug(name: str) -> str:
+    """A readable id for a tournament name: "Kathreinwatten Söll 2026" -> "kathreinwatten-soell-2026"."""
+    text = name.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:60]
+    return slug or "turnier"
+
+
+def start_tournament(store: HostStore, name: str, join_code: str | None = None) -> Tournament:
+    """Create the host's (new) current tournament with ``join_code`` or a fresh random one."""
+    base = tournament_slug(name)
+    taken = store.tournament_ids()
+    tournament_id = base
+    while tournament_id in taken:
+        tournament_id = f"{base}-{secrets.token_hex(2)}"
+    return store.create_tournament(tournament_id, name, join_code or new_join_code())
+
+
+def writer_name(sheet: Sheet) -> str | None:
+    """The name of the participant who wrote ``sheet`` (``written_by``), as the log and the tables show it."""
+    who = sheet.context.written_by
+    if who is None:
+        return None
+    for p in sheet.participants:
+        if who in (p.id, str(p.seat)):
+            return p.name
+    return who
+
+
 class Desk:
     """The Turnierleitung's actions on the host's current tournament (see the module docstring)."""
 
@@ -240,8 +238,6 @@ class Desk:
         join_code: str | None = None,
     ) -> Tournament:
         """A new tournament with its plan, made the host's current one (the phones' join code is new)."""
-        from .host import start_tournament  # the host module imports this one
-
         name = _text(name, "Der Name des Turniers")
         plan = self._plan(ruleset_id, options, rounds)
         day = self._date(date)
@@ -606,6 +602,28 @@ class Desk:
         return max(pool, key=lambda h: h.received_at)
 
     # -- the dashboard ------------------------------------------------------------------------------
+    def comparison(self, stored: StoredRevision) -> tuple[Comparison | None, str | None]:
+        """The comparison of ``stored`` with the other sheet of its table and round (the latest revision
+        of the other writer's sheet, else of another sheet), and that sheet's writer; ``None`` alone."""
+        others = [
+            r
+            for r in self.store.latest_per_sheet(
+                stored.tournament_id, round_label=stored.round_label, round=stored.round, table=stored.table
+            )
+            if r.sheet_id != stored.sheet_id
+        ]
+        if not others:
+            return None, None
+        other_writer = [r for r in others if r.written_by != stored.written_by]
+        other = max(other_writer or others, key=lambda r: r.received_at)
+        try:
+            sheet, score = self.scored.get(stored)
+            other_sheet, other_score = self.scored.get(other)
+            return compare_scored(sheet, score, other_sheet, other_score), writer_name(other_sheet)
+        except (RuleViolation, UnknownRuleset) as error:
+            message = f"Die Blätter sind nicht vergleichbar: {error}"
+            return Comparison(agree=False, games_compared=0, message=message), None
+
     def tables(self, round: int) -> list[TableView]:
         """Every table of the round with its state (``table_status``), its sheets and its decisions."""
         plan = self.plan()

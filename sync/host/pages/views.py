@@ -1,132 +1,27 @@
-"""The organizer's pages on the host (issue 13): set-up, roster, draw, round dashboard, disputes,
-standings, the projector and the downloads, under ``/veranstalter/`` behind the organizer's password.
-
-Why plain HTML and not a Flet app mounted with ``flet_web.fastapi``:
-
-- The standings, the draw and a round's tables must print as they are (the issue allows plain
-  pages "where a page must print well"): the browser prints HTML with ``@media print``; a Flutter
-  canvas prints as a screenshot of one screen.
-- The projector and the dashboard refresh themselves (``<meta http-equiv="refresh">``), so any
-  browser on any laptop behind the beamer shows them without a WebSocket session per tab, and a
-  Wi-Fi hiccup costs one refresh, not a dead session.
-- Every page is one request behind HTTP Basic, checked with the host's ``verify_password``; the
-  Flet web client would need its own login and a WebSocket the password must also guard.
-- The pages only show what ``sync/desk.py`` (``Desk``) and the pure functions of ``scoring/`` say:
-  no ranking, no score, no state is computed here.
-
-The phone app stays Flet; the organizer's laptop gets these pages.
-"""
+"""The organizer's pages, one method of ``Pages`` per page: each renders what ``Desk`` says."""
 
 from __future__ import annotations
 
-import re
+import html
 import time
-from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
-from fastapi.routing import APIRoute
-from jinja2 import Environment, FileSystemLoader, select_autoescape
-from starlette.datastructures import FormData, UploadFile
+from fastapi.responses import HTMLResponse, Response
+from starlette.datastructures import FormData
 
 from scoring import RuleViolation, effective_entries, find_ruleset
+from scoring.draw import DrawError, draw_round
 from scoring.model import CLOSE
 from scoring.registry import all_rulesets
 
 from ..desk import Desk, DeskError, HostSheet
-from .auth import BadFormKey, check_form_key, form_key, is_organizer, login_required
-
-if TYPE_CHECKING:
-    from ..host import HostState
-
-PREFIX = "/veranstalter"
-HERE = Path(__file__).resolve().parent
-LOCAL = ZoneInfo("Europe/Vienna")
-DASHBOARD_REFRESH = 15
-"""Seconds between the round dashboard's and the standings' own reloads."""
-BEAMER_REFRESH = 12
-"""Seconds each page of the projector's leaderboard stays before the next one."""
-BEAMER_ROWS = 10
-"""Rows per projector page: big enough to read from the back of the hall."""
-MAX_CSV_BYTES = 512 * 1024
-
-_env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
-
-UNIT_PLURAL = {"team": "Mannschaften", "player": "Spieler"}
-SEAT_WORD = {"team": "Mannschaft", "player": "Platz"}
-
-
-def _euro(cents: int) -> str:
-    return f"{cents // 100},{cents % 100:02d} €"
-
-
-def _local(moment: datetime | None) -> str:
-    if moment is None:
-        return ""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(LOCAL).strftime("%d.%m.%Y %H:%M")
-
-
-def _state_css(state: str) -> str:
-    return state.replace("ä", "ae").replace(" ", "-")
-
-
-@dataclass(frozen=True)
-class OptionField:
-    """One option of a ruleset as the set-up form offers it."""
-
-    name: str
-    description: str
-    kind: str
-    """"bool", "choices" or "text"."""
-    value: Any
-    choices: Mapping[str, str]
-    optional: bool
-
-
-def option_fields(ruleset_id: str, values: Mapping[str, Any] | None = None) -> list[OptionField]:
-    """The ruleset's options with their defaults (or ``values``), and the keys ``option_choices()`` offers."""
-    ruleset = find_ruleset(ruleset_id)
-    choices = ruleset.option_choices()
-    out = []
-    for name, field in ruleset.Options.model_fields.items():
-        default = field.get_default(call_default_factory=True)
-        value = (values or {}).get(name, default)
-        description = (field.description or name).split(";")[0]
-        optional = "None" in str(field.annotation)
-        if name in choices:
-            out.append(OptionField(name, description, "choices", tuple(value or ()), choices[name], optional))
-        elif isinstance(default, bool):
-            out.append(OptionField(name, description, "bool", bool(value), {}, optional))
-        else:
-            out.append(OptionField(name, description, "text", "" if value is None else value, {}, optional))
-    return out
-
-
-def options_from_form(ruleset_id: str, form: FormData) -> dict[str, Any]:
-    """The options the set-up form sent, typed as the ruleset's ``Options`` expect them (it checks them)."""
-    out: dict[str, Any] = {}
-    for field in option_fields(ruleset_id):
-        key = f"opt:{field.name}"
-        if field.kind == "choices":
-            out[field.name] = [str(v) for v in form.getlist(key)]
-        elif field.kind == "bool":
-            out[field.name] = form.get(key) == "true"
-        else:
-            raw = str(form.get(key) or "").strip()
-            if raw == "" and field.optional:
-                out[field.name] = None
-            elif re.fullmatch(r"-?\d+", raw):
-                out[field.name] = int(raw)
-            else:
-                out[field.name] = raw
-    return out
+from ..state import HostState
+from .auth import form_key
+from .formats import LOCAL, SEAT_WORD, UNIT_PLURAL, euro, german_date, local_time, quoted, state_css
+from .forms import correction_data, correction_fields, form_int, option_fields, options_from_form
+from .site import BEAMER_REFRESH, BEAMER_ROWS, DASHBOARD_REFRESH, PREFIX, TEMPLATES, see_other
 
 
 def game_text(kind: str, data: Mapping[str, Any], explanation: Sequence[str]) -> str:
@@ -164,40 +59,6 @@ def sheet_side(host: HostSheet, title: str, first: int | None = None) -> dict[st
     }
 
 
-def correction_fields(host: HostSheet, game: int) -> list[dict[str, Any]]:
-    """The inputs of game ``game`` on the sheet, to enter it corrected."""
-    games = [e for e in effective_entries(host.sheet.entries) if e.kind != CLOSE]
-    if not 1 <= game <= len(games):
-        return []
-    return [{"name": k, "value": v} for k, v in games[game - 1].data.items()]
-
-
-def correction_data(form: FormData) -> dict[str, Any]:
-    """The corrected game's inputs from the form: numbers as numbers, true/false as booleans."""
-    out: dict[str, Any] = {}
-    for key, value in form.multi_items():
-        if not key.startswith("data:") or isinstance(value, UploadFile):
-            continue
-        text = value.strip()
-        name = key.removeprefix("data:")
-        if re.fullmatch(r"-?\d+", text):
-            out[name] = int(text)
-        elif text in ("True", "true", "False", "false"):
-            out[name] = text.lower() == "true"
-        elif text in ("None", ""):
-            out[name] = None
-        else:
-            out[name] = text
-    return out
-
-
-def _int(value: object, what: str) -> int:
-    text = str(value or "").strip()
-    if not re.fullmatch(r"\d{1,9}", text):
-        raise DeskError(f"{what} muss eine ganze Zahl sein, nicht '{text}'")
-    return int(text)
-
-
 class Pages:
     """The pages of one host: each method renders one page from ``Desk``."""
 
@@ -217,7 +78,7 @@ class Pages:
             "prefix": PREFIX,
             "csrf": form_key(self.state),
             "tournament_name": tournament.name,
-            "tournament_date": _german_date(desk.date()) if plan else "",
+            "tournament_date": german_date(desk.date()) if plan else "",
             "round_label": plan.round_label if plan else "Runde",
             "nav_rounds": [d.round for d in desk.draws()] if plan else [],
             "unit": plan.unit if plan else "player",
@@ -227,7 +88,7 @@ class Pages:
         next_round = (desk.current_round() or 0) + 1
         if plan and next_round <= plan.rounds and next_round not in common["nav_rounds"]:
             common["nav_rounds"] = [*common["nav_rounds"], next_round]
-        html = _env.get_template(template).render(**{**common, **values})
+        html = TEMPLATES.get_template(template).render(**{**common, **values})
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
     # -- set-up ---------------------------------------------------------------------------------
@@ -238,7 +99,7 @@ class Pages:
         ruleset_id = str((form or {}).get("ruleset") or (plan.ruleset_id if plan else "watten-turnier"))
         values = (form or {}).get("options") or (plan.options if plan and plan.ruleset_id == ruleset_id else None)
         try:
-            default_plan = _plan_for(ruleset_id)
+            default_plan = plan_for_form(ruleset_id)
         except DeskError:
             default_plan = None
         rounds = (form or {}).get("rounds") or (
@@ -256,7 +117,9 @@ class Pages:
             for number in range(1, plan.rounds + 1):
                 if number in drawn:
                     started = desk.started_at(number)
-                    text = f"ausgelost (Losnummer {drawn[number].seed})" + (f", gestartet {_local(started)}" if started else "")
+                    text = f"ausgelost (Losnummer {drawn[number].seed})" + (
+                        f", gestartet {local_time(started)}" if started else ""
+                    )
                 else:
                     text = "noch nicht ausgelost"
                 all_rounds.append({"number": number, "text": text})
@@ -290,7 +153,7 @@ class Pages:
         try:
             options = options_from_form(ruleset_id, form)
             shown["options"] = options  # type: ignore[assignment]
-            rounds = _int(form.get("rounds"), "Die Zahl der Runden") if str(form.get("rounds") or "").strip() else None
+            rounds = form_int(form.get("rounds"), "Die Zahl der Runden") if str(form.get("rounds") or "").strip() else None
             name = shown["name"].strip()
             if name and name != desk.tournament().name:
                 tournament = desk.create_tournament(name, ruleset_id, date=shown["date"], options=options, rounds=rounds)
@@ -301,13 +164,13 @@ class Pages:
                 flash = "Turnier gespeichert"
         except (DeskError, RuleViolation, ValueError) as error:
             return self.setup(shown, errors=[str(error)], status=422)
-        return _see_other(f"{PREFIX}/?ok={_quote(flash)}")
+        return see_other(f"{PREFIX}/?ok={quoted(flash)}")
 
     # -- roster ---------------------------------------------------------------------------------
     def roster(self, status: int = 200, **extra: Any) -> HTMLResponse:
         desk = self.desk()
         if not desk.has_plan():
-            return _see_other(f"{PREFIX}/?fehler={_quote('Zuerst das Turnier einrichten (Regelwerk und Runden)')}")  # type: ignore[return-value]
+            return see_other(f"{PREFIX}/?fehler={quoted('Zuerst das Turnier einrichten (Regelwerk und Runden)')}")  # type: ignore[return-value]
         entries = desk.roster_entries()
         return self.render(
             "roster.html",
@@ -329,13 +192,13 @@ class Pages:
         except ValueError as error:  # RosterError: every bad line, nothing imported
             problems = list(getattr(error, "problems", ()) or [str(error)])
             return self.roster(status=422, errors=problems, errors_title="Nichts importiert: die Datei hat Fehler", csv_text=text)
-        return _see_other(f"{PREFIX}/teilnehmer?ok={_quote(f'{len(roster.entrants)} Teilnehmer importiert')}")
+        return see_other(f"{PREFIX}/teilnehmer?ok={quoted(f'{len(roster.entrants)} Teilnehmer importiert')}")
 
     def register(self, form: FormData) -> Response:
         desk = self.desk()
         try:
             raw_number = str(form.get("start_number") or "").strip()
-            number = _int(raw_number, "Die Startnummer") if raw_number else None
+            number = form_int(raw_number, "Die Startnummer") if raw_number else None
             members = [str(form.get("member1") or ""), str(form.get("member2") or "")]
             entry = desk.register(str(form.get("name") or ""), members, str(form.get("club") or ""), number)
         except ValueError as error:
@@ -343,7 +206,7 @@ class Pages:
             return self.roster(status=422, errors=problems)
         late = f" (spielt ab {desk.plan().round_label} {entry.registered_round})" if entry.registered_round else ""
         text = f"Nr. {entry.entrant.start_number} {entry.entrant.name} angemeldet{late}"
-        return _see_other(f"{PREFIX}/teilnehmer?ok={_quote(text)}")
+        return see_other(f"{PREFIX}/teilnehmer?ok={quoted(text)}")
 
     def withdraw(self, start_number: int) -> Response:
         desk = self.desk()
@@ -353,7 +216,7 @@ class Pages:
             return self.roster(status=422, errors=[str(error)])
         after = f" nach {desk.plan().round_label} {entry.withdrawn_after}" if entry.withdrawn_after else " vor der Auslosung"
         text = f"Nr. {start_number} {entry.entrant.name} hat{after} zurückgezogen"
-        return _see_other(f"{PREFIX}/teilnehmer?ok={_quote(text)}")
+        return see_other(f"{PREFIX}/teilnehmer?ok={quoted(text)}")
 
     # -- a round: draw and dashboard -------------------------------------------------------------
     def round(self, number: int, status: int = 200, **extra: Any) -> HTMLResponse:
@@ -372,7 +235,7 @@ class Pages:
         if number not in drawn:
             playing = desk.playing(number)
             values["active_count"] = len(playing)
-            values["refusal"] = _draw_refusal(desk, number, playing)
+            values["refusal"] = draw_refusal(desk, number, playing)
             return self.render("round.html", desk, status=status, **values, **extra)
         started = desk.started_at(number)
         tables = []
@@ -392,10 +255,10 @@ class Pages:
                     "table": view.draw.table,
                     "seats": view.draw.seats,
                     "state": state,
-                    "css": _state_css(state),
+                    "css": state_css(state),
                     "stand": s.stand,
                     "games": s.games,
-                    "reuegeld": _euro(s.reuegeld_cents),
+                    "reuegeld": euro(s.reuegeld_cents),
                     "message": message,
                     "has_sheets": len(view.sheets) >= 2,
                     "can_abort": started is not None and s.state in ("nicht begonnen", "läuft"),
@@ -403,11 +266,11 @@ class Pages:
             )
         values.update(
             started=started,
-            started_text=_local(started),
+            started_text=local_time(started),
             tables=tables,
             minutes_left=minutes_left,
-            reuegeld=any(view["reuegeld"] != _euro(0) for view in tables) or plan.ruleset_id.startswith("schafkopf"),
-            reuegeld_total=_euro(reuegeld_total),
+            reuegeld=any(view["reuegeld"] != euro(0) for view in tables) or plan.ruleset_id.startswith("schafkopf"),
+            reuegeld_total=euro(reuegeld_total),
             refresh=DASHBOARD_REFRESH if started is not None else None,
         )
         return self.render("round.html", desk, status=status, **values, **extra)
@@ -416,12 +279,12 @@ class Pages:
         desk = self.desk()
         raw = str(form.get("seed") or "").strip().replace(".", "").replace(" ", "")
         try:
-            seed = _int(raw, "Die Losnummer") if raw else None
+            seed = form_int(raw, "Die Losnummer") if raw else None
             drawn = desk.draw(number, seed)
         except DeskError as error:
             return self.round(number, status=422, errors=[str(error)])
         text = f"{desk.plan().round_label} {number} ausgelost mit Losnummer {drawn.seed}"
-        return _see_other(f"{PREFIX}/runde/{number}?ok={_quote(text)}")
+        return see_other(f"{PREFIX}/runde/{number}?ok={quoted(text)}")
 
     def start(self, number: int) -> Response:
         desk = self.desk()
@@ -429,7 +292,7 @@ class Pages:
             desk.start_round(number)
         except DeskError as error:
             return self.round(number, status=422, errors=[str(error)])
-        return _see_other(f"{PREFIX}/runde/{number}?ok={_quote(f'{desk.plan().round_label} {number} gestartet')}")
+        return see_other(f"{PREFIX}/runde/{number}?ok={quoted(f'{desk.plan().round_label} {number} gestartet')}")
 
     def abort_form(self, number: int, table: int, status: int = 200, **extra: Any) -> HTMLResponse:
         desk = self.desk()
@@ -457,13 +320,13 @@ class Pages:
         except DeskError as error:
             return self.abort_form(number, table, status=422, errors=[str(error)])
         text = f"Tisch {table}: {desk.plan().round_label} {number} abgebrochen"
-        return _see_other(f"{PREFIX}/runde/{number}?ok={_quote(text)}")
+        return see_other(f"{PREFIX}/runde/{number}?ok={quoted(text)}")
 
     # -- disputes -------------------------------------------------------------------------------
     def dispute(self, number: int, table: int, status: int = 200, **extra: Any) -> HTMLResponse:
         desk = self.desk()
         decisions = desk.decisions(number, table)
-        trail = [{"when": _local(d.decided_at), "who": d.decided_by, "what": d.detail, "reason": d.reason} for d in decisions]
+        trail = [{"when": local_time(d.decided_at), "who": d.decided_by, "what": d.detail, "reason": d.reason} for d in decisions]
         found = desk.table_sheets(number, table)
         values: dict[str, Any] = {"title": f"Tisch {table}", "number": number, "table": table, "trail": trail}
         if len(found) >= 2:
@@ -494,25 +357,25 @@ class Pages:
             decision = desk.decide(number, table, str(form.get("sheet_id") or ""), str(form.get("reason") or ""))
         except DeskError as error:
             return self.dispute(number, table, status=422, errors=[str(error)])
-        return _see_other(f"{PREFIX}/runde/{number}/tisch/{table}?ok={_quote(decision.detail)}")
+        return see_other(f"{PREFIX}/runde/{number}/tisch/{table}?ok={quoted(decision.detail)}")
 
     def correct(self, number: int, table: int, form: FormData) -> Response:
         desk = self.desk()
         try:
-            game = _int(form.get("game"), "Die Spielnummer")
+            game = form_int(form.get("game"), "Die Spielnummer")
             decision = desk.correct_game(
                 number, table, str(form.get("sheet_id") or ""), game, correction_data(form), str(form.get("reason") or "")
             )
         except DeskError as error:
             return self.dispute(number, table, status=422, errors=[str(error)])
-        return _see_other(f"{PREFIX}/runde/{number}/tisch/{table}?ok={_quote(decision.detail)}")
+        return see_other(f"{PREFIX}/runde/{number}/tisch/{table}?ok={quoted(decision.detail)}")
 
     def message(self, text: str) -> HTMLResponse:
         """A refusal of ``Desk`` outside a form (a round not drawn, no plan yet ...), as a German page."""
         try:
             return self.render("message.html", self.desk(), status=422, title=text, back=f"{PREFIX}/")
         except DeskError:
-            return HTMLResponse(f"<!doctype html><meta charset=utf-8><p>{_escape(text)}</p>", status_code=422)
+            return HTMLResponse(f"<!doctype html><meta charset=utf-8><p>{html.escape(text)}</p>", status_code=422)
 
     # -- standings ------------------------------------------------------------------------------
     def standings(self) -> HTMLResponse:
@@ -522,7 +385,7 @@ class Pages:
             desk,
             title="Wertung",
             standings=desk.standings(),
-            subtitle=_subtitle(desk),
+            subtitle=subtitle(desk),
             refresh=DASHBOARD_REFRESH,
         )
 
@@ -559,23 +422,21 @@ class Pages:
             ],
             page=page,
             pages=pages,
-            subtitle=_subtitle(desk),
+            subtitle=subtitle(desk),
             refresh=BEAMER_REFRESH,
             refresh_url=f"{PREFIX}/beamer?seite={next_page}",
         )
 
 
-def _plan_for(ruleset_id: str) -> Any:
+def plan_for_form(ruleset_id: str) -> Any:
     try:
         return Desk._plan(ruleset_id, None, None)
     except Exception as error:
         raise DeskError(str(error)) from None
 
 
-def _draw_refusal(desk: Desk, number: int, playing: Sequence[int]) -> str | None:
+def draw_refusal(desk: Desk, number: int, playing: Sequence[int]) -> str | None:
     """Why this round cannot be drawn as the roster stands (the draw's own refusal), shown before the organizer tries."""
-    from scoring.draw import DrawError, draw_round
-
     if number != (desk.current_round() or 0) + 1:
         return f"Zuerst {desk.plan().round_label} {(desk.current_round() or 0) + 1} auslosen"
     if not playing:
@@ -587,195 +448,9 @@ def _draw_refusal(desk: Desk, number: int, playing: Sequence[int]) -> str | None
     return None
 
 
-def _subtitle(desk: Desk) -> str:
+def subtitle(desk: Desk) -> str:
     current = desk.current_round()
     plan = desk.plan()
-    date = _german_date(desk.date())
+    date = german_date(desk.date())
     parts = [p for p in (date, f"nach {plan.round_label} {current} von {plan.rounds}" if current else "") if p]
     return " · ".join(parts)
-
-
-def _german_date(iso: str | None) -> str:
-    if not iso:
-        return ""
-    year, month, day = iso.split("-")
-    return f"{int(day)}.{int(month)}.{year}"
-
-
-def _quote(text: str) -> str:
-    from urllib.parse import quote
-
-    return quote(text, safe="")
-
-
-def _see_other(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303)
-
-
-def _download(body: bytes, filename: str, media_type: str) -> Response:
-    return Response(
-        body,
-        media_type=media_type,
-        headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
-    )
-
-
-def install_pages(app: FastAPI, state: HostState) -> None:
-    """Mount the organizer's pages on the host's app (``create_app`` calls this)."""
-    pages = Pages(state)
-
-    class PageRoute(APIRoute):
-        """Every page: the organizer's password first, then the page; a refusal of ``Desk`` or a form
-        without the form key becomes a German page (the JSON endpoints keep their own answers)."""
-
-        def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-            original = super().get_route_handler()
-
-            async def handler(request: Request) -> Response:
-                if not await run_in_threadpool(is_organizer, state, request):  # scrypt off the event loop
-                    return login_required()
-                try:
-                    return await original(request)
-                except BadFormKey:
-                    return HTMLResponse(
-                        "<!doctype html><meta charset=utf-8><h1>Formular abgelehnt</h1><p>Das Formular kam nicht von "
-                        f'dieser Seite. Bitte die Seite neu laden und nochmal senden.</p><p><a href="{PREFIX}/">Zur Übersicht</a></p>',
-                        status_code=403,
-                    )
-                except DeskError as error:
-                    return await run_in_threadpool(pages.message, str(error))
-
-            return handler
-
-    router = APIRouter(route_class=PageRoute)
-
-    async def posted(request: Request) -> FormData:
-        form = await request.form(max_files=1, max_fields=500)
-        check_form_key(state, form.get("csrf"))
-        return form
-
-    def flashed(request: Request) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if request.query_params.get("ok"):
-            out["flash"] = request.query_params["ok"][:300]
-        if request.query_params.get("fehler"):
-            out["errors"] = [request.query_params["fehler"][:300]]
-        return out
-
-    @router.get(PREFIX)
-    def prefix_root() -> RedirectResponse:
-        return RedirectResponse(f"{PREFIX}/", status_code=307)
-
-    @router.get(f"{PREFIX}/pages.css")
-    def stylesheet() -> FileResponse:
-        return FileResponse(HERE / "static" / "pages.css", media_type="text/css")
-
-    @router.get(f"{PREFIX}/")
-    def setup_page(request: Request) -> HTMLResponse:
-        return pages.setup(**flashed(request))
-
-    @router.post(f"{PREFIX}/turnier")
-    async def setup_save(request: Request) -> Response:
-        return pages.save_setup(await posted(request))
-
-    @router.get(f"{PREFIX}/teilnehmer")
-    def roster_page(request: Request) -> HTMLResponse:
-        return pages.roster(**flashed(request))
-
-    @router.post(f"{PREFIX}/teilnehmer/import")
-    async def roster_import(request: Request) -> Response:
-        form = await posted(request)
-        upload = form.get("file")
-        text = ""
-        if isinstance(upload, UploadFile) and upload.filename:
-            raw = await upload.read(MAX_CSV_BYTES + 1)
-            if len(raw) > MAX_CSV_BYTES:
-                return pages.roster(status=413, errors=[f"Die Datei ist größer als {MAX_CSV_BYTES // 1024} KiB"])
-            for encoding in ("utf-8-sig", "cp1252"):  # German spreadsheets save either
-                try:
-                    text = raw.decode(encoding)
-                    break
-                except UnicodeDecodeError:
-                    continue
-        if not text.strip():
-            pasted = form.get("text")
-            text = pasted if isinstance(pasted, str) else ""
-        if not text.strip():
-            return pages.roster(status=422, errors=["Keine CSV-Datei gewählt und nichts eingefügt"])
-        return pages.import_roster(form, text)
-
-    @router.post(f"{PREFIX}/teilnehmer/neu")
-    async def roster_add(request: Request) -> Response:
-        return pages.register(await posted(request))
-
-    @router.post(f"{PREFIX}/teilnehmer/{{start_number}}/zurueckziehen")
-    async def roster_withdraw(request: Request, start_number: int) -> Response:
-        await posted(request)
-        return pages.withdraw(start_number)
-
-    @router.get(f"{PREFIX}/runde/{{number}}")
-    def round_page(request: Request, number: int) -> HTMLResponse:
-        return pages.round(number, **flashed(request))
-
-    @router.post(f"{PREFIX}/runde/{{number}}/auslosen")
-    async def round_draw(request: Request, number: int) -> Response:
-        return pages.draw(number, await posted(request))
-
-    @router.post(f"{PREFIX}/runde/{{number}}/start")
-    async def round_start(request: Request, number: int) -> Response:
-        await posted(request)
-        return pages.start(number)
-
-    @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen")
-    def abort_page(number: int, table: int) -> HTMLResponse:
-        return pages.abort_form(number, table)
-
-    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen")
-    async def abort_table(request: Request, number: int, table: int) -> Response:
-        return pages.abort(number, table, await posted(request))
-
-    @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}")
-    def dispute_page(request: Request, number: int, table: int) -> HTMLResponse:
-        return pages.dispute(number, table, **flashed(request))
-
-    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/entscheiden")
-    async def dispute_decide(request: Request, number: int, table: int) -> Response:
-        return pages.decide(number, table, await posted(request))
-
-    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/korrigieren")
-    async def dispute_correct(request: Request, number: int, table: int) -> Response:
-        return pages.correct(number, table, await posted(request))
-
-    @router.get(f"{PREFIX}/wertung")
-    def standings_page() -> HTMLResponse:
-        return pages.standings()
-
-    @router.get(f"{PREFIX}/beamer")
-    def beamer_page(seite: int = 1) -> HTMLResponse:
-        return pages.beamer(seite)
-
-    # -- downloads ------------------------------------------------------------------------------
-    @router.get(f"{PREFIX}/export/wertung.csv")
-    def standings_csv() -> Response:
-        desk = pages.desk()
-        return _download(desk.standings_csv(), f"{desk.tournament().id}-wertung.csv", "text/csv; charset=utf-8")
-
-    @router.get(f"{PREFIX}/export/spiele.csv")
-    def games_csv() -> Response:
-        desk = pages.desk()
-        return _download(desk.games_csv(), f"{desk.tournament().id}-spiele.csv", "text/csv; charset=utf-8")
-
-    from .downloads import install_pdf_downloads
-
-    install_pdf_downloads(router, pages)
-    app.include_router(router, include_in_schema=False)
-
-    @app.get("/", include_in_schema=False)
-    def root() -> RedirectResponse:
-        return RedirectResponse(f"{PREFIX}/", status_code=307)
-
-
-def _escape(text: str) -> str:
-    from html import escape
-
-    return escape(text)

@@ -1,6 +1,7 @@
 """The host's store: tournaments, devices and every revision of every sheet, in SQL.
 
-One small repository class, ``HostStore``, over SQLAlchemy 2 Core (no ORM). SQLite by default
+One small repository class, ``HostStore``, over SQLAlchemy 2 Core (no ORM); the tables and their
+migrations are in ``schema.py``, the values it hands out in ``records.py``. SQLite by default
 (``<data-dir>/host.sqlite3``, ``journal_mode=WAL`` and ``synchronous=FULL`` on every
 connection, so a commit is on disk when it returns), PostgreSQL with a
 ``postgresql+psycopg://`` URL for a league that collects many tournaments on one server.
@@ -25,28 +26,16 @@ import json
 import queue
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Column,
     Connection,
-    DateTime,
     Engine,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    String,
-    Table,
-    Text,
-    UniqueConstraint,
     create_engine,
     event,
     func,
@@ -59,443 +48,41 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
+from .records import (
+    Conflict,
+    DecisionRecord,
+    Device,
+    DrawRecord,
+    EntrantRecord,
+    NewRevision,
+    PlanRecord,
+    StoredRevision,
+    StoreResult,
+    Tournament,
+    as_utc,
+    decision_from_row,
+    device_from_row,
+    entrant_from_row,
+    revision_from_row,
+    tournament_from_row,
+    utcnow,
+)
+from .schema import (
+    MIGRATIONS,
+    conflicts,
+    decisions,
+    devices,
+    draws,
+    entrants,
+    host_settings,
+    revisions,
+    rounds,
+    schema_migrations,
+    tournament_plans,
+    tournaments,
+)
+
 SQLITE_NAME = "host.sqlite3"
-
-metadata = MetaData()
-
-schema_migrations = Table(
-    "schema_migrations",
-    metadata,
-    Column("name", String(100), primary_key=True),
-    Column("applied_at", DateTime(timezone=True), nullable=False),
-)
-
-host_settings = Table(
-    "host_settings",
-    metadata,
-    Column("key", String(100), primary_key=True),
-    Column("value", Text, nullable=False),
-)
-
-tournaments = Table(
-    "tournaments",
-    metadata,
-    Column("id", String(80), primary_key=True),
-    Column("name", String(200), nullable=False),
-    Column("join_code", String(64), nullable=False),
-    Column("created", DateTime(timezone=True), nullable=False),
-)
-
-devices = Table(
-    "devices",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
-    Column("table_no", Integer, nullable=False),
-    Column("team", String(80)),
-    Column("name", String(80), nullable=False),
-    Column("token_sha256", String(64), nullable=False, unique=True),
-    Column("created", DateTime(timezone=True), nullable=False),
-    Column("start_number", Integer),
-    # Joined with a Startnummer (migration 0004): the table comes from each round's draw, ``table_no`` is 0.
-)
-
-revisions = Table(
-    "revisions",
-    metadata,
-    Column("sheet_id", String(36), nullable=False),
-    Column("revision", Integer, nullable=False),
-    Column("body", Text, nullable=False),
-    Column("body_sha256", String(64), nullable=False),
-    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
-    Column("round_label", String(20), nullable=False),
-    Column("round", Integer),
-    Column("table_no", Integer, nullable=False),
-    Column("written_by", String(80)),
-    Column("closed", Boolean, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("device_id", String(40)),
-    Column("received_at", DateTime(timezone=True), nullable=False),
-    PrimaryKeyConstraint("sheet_id", "revision", name="revisions_pk"),
-    Index("revisions_by_table", "tournament_id", "round_label", "round", "table_no"),
-)
-
-conflicts = Table(
-    "conflicts",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("sheet_id", String(36), nullable=False),
-    Column("revision", Integer, nullable=False),
-    Column("body", Text, nullable=False),
-    Column("body_sha256", String(64), nullable=False),
-    Column("stored_sha256", String(64), nullable=False),
-    Column("tournament_id", String(80)),
-    Column("device_id", String(40)),
-    Column("received_at", DateTime(timezone=True), nullable=False),
-    UniqueConstraint("sheet_id", "revision", "body_sha256", name="conflicts_once_per_body"),
-)
-
-V1_TABLES = [schema_migrations, host_settings, tournaments, devices, revisions, conflicts]
-
-# -- issue 13: the organizer's tournament (plan, roster, draws, rounds, decisions) -------------
-
-tournament_plans = Table(
-    "tournament_plans",
-    metadata,
-    Column("tournament_id", String(80), ForeignKey("tournaments.id"), primary_key=True),
-    Column("plan", Text, nullable=False),
-    # The ``TournamentPlan`` as JSON (ruleset, options, unit, rounds, ...).
-    Column("date", String(10)),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-)
-
-entrants = Table(
-    "entrants",
-    metadata,
-    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
-    Column("start_number", Integer, nullable=False),
-    Column("name", String(200), nullable=False),
-    Column("members", Text, nullable=False),
-    # The team's players as a JSON list (empty for a single player).
-    Column("club", String(200)),
-    Column("registered_round", Integer),
-    # Registered late: plays from this round on (``None``: on the roster from the start).
-    Column("withdrawn_after", Integer),
-    # Withdrew after this round (``None``: still playing); finished rounds stay counted.
-    Column("created", DateTime(timezone=True), nullable=False),
-    PrimaryKeyConstraint("tournament_id", "start_number", name="entrants_pk"),
-)
-
-draws = Table(
-    "draws",
-    metadata,
-    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
-    Column("round", Integer, nullable=False),
-    Column("seed", Integer, nullable=False),
-    Column("draw", Text, nullable=False),
-    # The ``RoundDraw`` as JSON.
-    Column("created", DateTime(timezone=True), nullable=False),
-    PrimaryKeyConstraint("tournament_id", "round", name="draws_pk"),
-)
-
-rounds = Table(
-    "rounds",
-    metadata,
-    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
-    Column("round", Integer, nullable=False),
-    Column("started_at", DateTime(timezone=True), nullable=False),
-    PrimaryKeyConstraint("tournament_id", "round", name="rounds_pk"),
-)
-
-decisions = Table(
-    "decisions",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
-    Column("round", Integer, nullable=False),
-    Column("table_no", Integer, nullable=False),
-    Column("kind", String(20), nullable=False),
-    # "entscheidung" (this sheet stands), "korrektur" (a game entered anew), "abbruch" (Durchgang abgebrochen).
-    Column("sheet_id", String(36)),
-    Column("revision", Integer),
-    # The host-written revision the decision made (the one the standings use).
-    Column("decided_by", String(80), nullable=False),
-    Column("reason", Text, nullable=False),
-    Column("detail", Text, nullable=False),
-    Column("decided_at", DateTime(timezone=True), nullable=False),
-    Index("decisions_by_table", "tournament_id", "round", "table_no"),
-)
-
-V2_TABLES = [tournament_plans, entrants, draws, rounds, decisions]
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def _aware(value: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every time the store keeps is UTC."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-# -- migrations -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Migration:
-    name: str
-    apply: Callable[[Connection], None]
-
-
-MIGRATIONS: list[Migration] = []
-
-
-def migration(name: str) -> Callable[[Callable[[Connection], None]], Callable[[Connection], None]]:
-    """Register a schema step; steps run in the order they are registered, each once."""
-
-    def decorate(function: Callable[[Connection], None]) -> Callable[[Connection], None]:
-        if any(m.name == name for m in MIGRATIONS):
-            raise ValueError(f"migration registered twice: {name}")
-        MIGRATIONS.append(Migration(name, function))
-        return function
-
-    return decorate
-
-
-@migration("0001-erste-tabellen")
-def _create_v1_tables(conn: Connection) -> None:
-    metadata.create_all(conn, tables=V1_TABLES, checkfirst=True)
-
-
-_REFUSAL = "Eine gespeicherte Revision wird nie geändert oder gelöscht"
-
-
-@migration("0002-revisionen-unveraenderlich")
-def _revisions_are_immutable(conn: Connection) -> None:
-    if conn.dialect.name == "sqlite":
-        for action in ("UPDATE", "DELETE"):
-            conn.exec_driver_sql(
-                f"CREATE TRIGGER IF NOT EXISTS revisions_no_{action.lower()} BEFORE {action} ON revisions "
-                f"BEGIN SELECT RAISE(ABORT, '{_REFUSAL}'); END"
-            )
-    else:
-        conn.exec_driver_sql(
-            "CREATE OR REPLACE FUNCTION tischblock_refuse_change() RETURNS trigger LANGUAGE plpgsql AS "
-            f"$$ BEGIN RAISE EXCEPTION '{_REFUSAL}'; END $$"
-        )
-        for action in ("UPDATE", "DELETE"):
-            trigger = f"revisions_no_{action.lower()}"
-            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger} ON revisions")
-            conn.exec_driver_sql(
-                f"CREATE TRIGGER {trigger} BEFORE {action} ON revisions FOR EACH ROW EXECUTE FUNCTION tischblock_refuse_change()"
-            )
-
-
-@migration("0003-turnier-plan-startliste-auslosung")
-def _create_tournament_tables(conn: Connection) -> None:
-    metadata.create_all(conn, tables=V2_TABLES, checkfirst=True)
-
-
-@migration("0004-geraete-startnummer")
-def _devices_start_number(conn: Connection) -> None:
-    """A phone may join with its Startnummer instead of a table: its table then comes from each round's draw."""
-    if "start_number" not in {c["name"] for c in inspect(conn).get_columns("devices")}:
-        conn.exec_driver_sql("ALTER TABLE devices ADD COLUMN start_number INTEGER")
-
-
-@migration("0005-entscheidungen-unveraenderlich")
-def _decisions_are_immutable(conn: Connection) -> None:
-    """A decision of the Turnierleitung is a trail: never changed or removed (like a revision)."""
-    if conn.dialect.name == "sqlite":
-        for action in ("UPDATE", "DELETE"):
-            conn.exec_driver_sql(
-                f"CREATE TRIGGER IF NOT EXISTS decisions_no_{action.lower()} BEFORE {action} ON decisions "
-                f"BEGIN SELECT RAISE(ABORT, '{_DECISION_REFUSAL}'); END"
-            )
-    else:
-        conn.exec_driver_sql(
-            "CREATE OR REPLACE FUNCTION tischblock_refuse_decision_change() RETURNS trigger LANGUAGE plpgsql AS "
-            f"$$ BEGIN RAISE EXCEPTION '{_DECISION_REFUSAL}'; END $$"
-        )
-        for action in ("UPDATE", "DELETE"):
-            trigger = f"decisions_no_{action.lower()}"
-            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger} ON decisions")
-            conn.exec_driver_sql(
-                f"CREATE TRIGGER {trigger} BEFORE {action} ON decisions FOR EACH ROW "
-                "EXECUTE FUNCTION tischblock_refuse_decision_change()"
-            )
-
-
-_DECISION_REFUSAL = "Eine Entscheidung der Turnierleitung wird nie geändert oder gelöscht"
-
-
-# -- values -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tournament:
-    id: str
-    name: str
-    join_code: str
-    created: datetime
-
-
-@dataclass(frozen=True)
-class Device:
-    id: str
-    tournament_id: str
-    table: int
-    """The table it joined for; 0 for a device that joined with its Startnummer (table from the draw)."""
-    team: str | None
-    name: str
-    created: datetime
-    start_number: int | None = None
-
-
-@dataclass(frozen=True)
-class PlanRecord:
-    tournament_id: str
-    plan: str
-    """The plan as JSON (``TournamentPlan.model_dump_json()``)."""
-    date: str | None
-    updated_at: datetime
-
-
-@dataclass(frozen=True)
-class EntrantRecord:
-    tournament_id: str
-    start_number: int
-    name: str
-    members: tuple[str, ...]
-    club: str | None
-    registered_round: int | None
-    withdrawn_after: int | None
-
-
-@dataclass(frozen=True)
-class DrawRecord:
-    tournament_id: str
-    round: int
-    seed: int
-    draw: str
-    """The draw as JSON (``RoundDraw.model_dump_json()``)."""
-    created: datetime
-
-
-@dataclass(frozen=True)
-class DecisionRecord:
-    """A decision of the Turnierleitung about one table of one round: kept forever, never changed."""
-
-    id: int
-    tournament_id: str
-    round: int
-    table: int
-    kind: str
-    sheet_id: uuid.UUID | None
-    revision: int | None
-    decided_by: str
-    reason: str
-    detail: str
-    decided_at: datetime
-
-
-@dataclass(frozen=True)
-class NewRevision:
-    """A revision the host has checked and wants stored; ``body`` is exactly what the phone sent."""
-
-    sheet_id: uuid.UUID
-    revision: int
-    body: bytes
-    body_sha256: str
-    tournament_id: str
-    round_label: str
-    round: int | None
-    table: int
-    written_by: str | None
-    closed: bool
-    games: int
-    device_id: str | None
-
-
-@dataclass(frozen=True)
-class StoredRevision:
-    sheet_id: uuid.UUID
-    revision: int
-    body: str
-    body_sha256: str
-    tournament_id: str
-    round_label: str
-    round: int | None
-    table: int
-    written_by: str | None
-    closed: bool
-    games: int
-    device_id: str | None
-    received_at: datetime
-
-
-@dataclass(frozen=True)
-class StoreResult:
-    """What ``store_revision`` did: stored it now, had it already, or kept a different body aside."""
-
-    status: Literal["stored", "already_stored", "conflict"]
-    stored: StoredRevision
-
-
-@dataclass(frozen=True)
-class Conflict:
-    id: int
-    sheet_id: uuid.UUID
-    revision: int
-    body: str
-    body_sha256: str
-    stored_sha256: str
-    tournament_id: str | None
-    device_id: str | None
-    received_at: datetime
-
-
-def _revision(row: Any) -> StoredRevision:
-    return StoredRevision(
-        sheet_id=uuid.UUID(row.sheet_id),
-        revision=row.revision,
-        body=row.body,
-        body_sha256=row.body_sha256,
-        tournament_id=row.tournament_id,
-        round_label=row.round_label,
-        round=row.round,
-        table=row.table_no,
-        written_by=row.written_by,
-        closed=bool(row.closed),
-        games=row.games,
-        device_id=row.device_id,
-        received_at=_aware(row.received_at),
-    )
-
-
-def _tournament(row: Any) -> Tournament:
-    return Tournament(id=row.id, name=row.name, join_code=row.join_code, created=_aware(row.created))
-
-
-def _device(row: Any) -> Device:
-    return Device(
-        id=row.id,
-        tournament_id=row.tournament_id,
-        table=row.table_no,
-        team=row.team,
-        name=row.name,
-        created=_aware(row.created),
-        start_number=row.start_number,
-    )
-
-
-def _entrant(row: Any) -> EntrantRecord:
-    return EntrantRecord(
-        tournament_id=row.tournament_id,
-        start_number=row.start_number,
-        name=row.name,
-        members=tuple(json.loads(row.members)),
-        club=row.club,
-        registered_round=row.registered_round,
-        withdrawn_after=row.withdrawn_after,
-    )
-
-
-def _decision(row: Any) -> DecisionRecord:
-    return DecisionRecord(
-        id=row.id,
-        tournament_id=row.tournament_id,
-        round=row.round,
-        table=row.table_no,
-        kind=row.kind,
-        sheet_id=uuid.UUID(row.sheet_id) if row.sheet_id else None,
-        revision=row.revision,
-        decided_by=row.decided_by,
-        reason=row.reason,
-        detail=row.detail,
-        decided_at=_aware(row.decided_at),
-    )
-
 
 # -- the repository ---------------------------------------------------------------------------
 
@@ -613,7 +200,7 @@ class HostStore:
     def tournament(self, tournament_id: str) -> Tournament | None:
         with self._read() as conn:
             row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
-        return _tournament(row) if row is not None else None
+        return tournament_from_row(row) if row is not None else None
 
     def tournament_ids(self) -> set[str]:
         with self._read() as conn:
@@ -653,7 +240,7 @@ class HostStore:
             row = conn.execute(select(devices).where(devices.c.token_sha256 == token_sha256)).first()
         if row is None:
             return None
-        device = _device(row)
+        device = device_from_row(row)
         self._devices[token_sha256] = device
         return device
 
@@ -687,7 +274,7 @@ class HostStore:
         key = (revisions.c.sheet_id == str(new.sheet_id)) & (revisions.c.revision == new.revision)
         row = conn.execute(select(revisions).where(key)).first()
         if row is not None:
-            existing = _revision(row)
+            existing = revision_from_row(row)
             if existing.body_sha256 == new.body_sha256:
                 return StoreResult("already_stored", existing)
             kept = conn.execute(
@@ -751,7 +338,7 @@ class HostStore:
             row = conn.execute(
                 select(revisions).where((revisions.c.sheet_id == str(sheet_id)) & (revisions.c.revision == revision))
             ).first()
-        return _revision(row) if row is not None else None
+        return revision_from_row(row) if row is not None else None
 
     def latest(self, sheet_id: uuid.UUID) -> StoredRevision | None:
         """The highest revision stored of a sheet."""
@@ -759,7 +346,7 @@ class HostStore:
             row = conn.execute(
                 select(revisions).where(revisions.c.sheet_id == str(sheet_id)).order_by(revisions.c.revision.desc()).limit(1)
             ).first()
-        return _revision(row) if row is not None else None
+        return revision_from_row(row) if row is not None else None
 
     def latest_per_sheet(
         self, tournament_id: str, *, round_label: str | None = None, round: int | None = None, table: int | None = None
@@ -782,13 +369,13 @@ class HostStore:
         query = select(revisions).join(top, (revisions.c.sheet_id == top.c.sheet_id) & (revisions.c.revision == top.c.top))
         query = query.order_by(revisions.c.round, revisions.c.table_no, revisions.c.received_at, revisions.c.sheet_id)
         with self._read() as conn:
-            return [_revision(row) for row in conn.execute(query)]
+            return [revision_from_row(row) for row in conn.execute(query)]
 
     def all_revisions(self) -> list[StoredRevision]:
         """Every stored revision (for tests and exports), in (sheet, revision) order."""
         with self._read() as conn:
             return [
-                _revision(row) for row in conn.execute(select(revisions).order_by(revisions.c.sheet_id, revisions.c.revision))
+                revision_from_row(row) for row in conn.execute(select(revisions).order_by(revisions.c.sheet_id, revisions.c.revision))
             ]
 
     def conflicts(self, tournament_id: str | None = None) -> list[Conflict]:
@@ -806,7 +393,7 @@ class HostStore:
                     stored_sha256=row.stored_sha256,
                     tournament_id=row.tournament_id,
                     device_id=row.device_id,
-                    received_at=_aware(row.received_at),
+                    received_at=as_utc(row.received_at),
                 )
                 for row in conn.execute(query)
             ]
@@ -827,13 +414,13 @@ class HostStore:
     def plan(self, tournament_id: str) -> PlanRecord | None:
         with self._read() as conn:
             row = conn.execute(select(tournament_plans).where(tournament_plans.c.tournament_id == tournament_id)).first()
-        return PlanRecord(row.tournament_id, row.plan, row.date, _aware(row.updated_at)) if row is not None else None
+        return PlanRecord(row.tournament_id, row.plan, row.date, as_utc(row.updated_at)) if row is not None else None
 
     def entrants(self, tournament_id: str) -> list[EntrantRecord]:
         """The roster, by Startnummer."""
         query = select(entrants).where(entrants.c.tournament_id == tournament_id).order_by(entrants.c.start_number)
         with self._read() as conn:
-            return [_entrant(row) for row in conn.execute(query)]
+            return [entrant_from_row(row) for row in conn.execute(query)]
 
     def replace_entrants(self, tournament_id: str, records: list[EntrantRecord]) -> None:
         """The whole roster at once (a CSV import before the first draw): all rows, or none."""
@@ -864,7 +451,7 @@ class HostStore:
     def draws(self, tournament_id: str) -> list[DrawRecord]:
         query = select(draws).where(draws.c.tournament_id == tournament_id).order_by(draws.c.round)
         with self._read() as conn:
-            return [DrawRecord(r.tournament_id, r.round, r.seed, r.draw, _aware(r.created)) for r in conn.execute(query)]
+            return [DrawRecord(r.tournament_id, r.round, r.seed, r.draw, as_utc(r.created)) for r in conn.execute(query)]
 
     def draw_rounds(self, tournament_id: str) -> int:
         """How many rounds are drawn (a cheap check whether a cached list of draws is still whole)."""
@@ -884,14 +471,14 @@ class HostStore:
         with self._write() as conn:
             found = conn.execute(select(rounds.c.started_at).where(key)).scalar()
             if found is not None:
-                return _aware(found)
+                return as_utc(found)
             conn.execute(insert(rounds).values(tournament_id=tournament_id, round=round, started_at=at))
             return at
 
     def round_starts(self, tournament_id: str) -> dict[int, datetime]:
         query = select(rounds).where(rounds.c.tournament_id == tournament_id)
         with self._read() as conn:
-            return {row.round: _aware(row.started_at) for row in conn.execute(query)}
+            return {row.round: as_utc(row.started_at) for row in conn.execute(query)}
 
     def store_host_revision(self, new: NewRevision, decision: DecisionRecord | None) -> StoreResult:
         """A revision the Turnierleitung wrote, with its decision, in one transaction (both or neither)."""
@@ -934,13 +521,13 @@ class HostStore:
         if table is not None:
             where = where & (decisions.c.table_no == table)
         with self._read() as conn:
-            return [_decision(row) for row in conn.execute(select(decisions).where(where).order_by(decisions.c.id))]
+            return [decision_from_row(row) for row in conn.execute(select(decisions).where(where).order_by(decisions.c.id))]
 
     def sheet_revisions(self, sheet_id: uuid.UUID) -> list[StoredRevision]:
         """Every stored revision of one sheet, oldest first."""
         query = select(revisions).where(revisions.c.sheet_id == str(sheet_id)).order_by(revisions.c.revision)
         with self._read() as conn:
-            return [_revision(row) for row in conn.execute(query)]
+            return [revision_from_row(row) for row in conn.execute(query)]
 
 
 def _entrant_values(tournament_id: str, r: EntrantRecord) -> dict[str, Any]:

@@ -1,0 +1,174 @@
+"""The organizer's pages on the host's app: every route behind the organizer's password, every form with its key."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
+from starlette.datastructures import FormData, UploadFile
+
+from ..auth import is_organizer
+from ..desk import DeskError
+from ..state import HostState
+from .auth import BadFormKey, check_form_key, login_required
+from .downloads import install_pdf_downloads
+from .forms import MAX_CSV_BYTES
+from .site import HERE, PREFIX, download
+from .views import Pages
+
+
+def install_pages(app: FastAPI, state: HostState) -> None:
+    """Mount the organizer's pages on the host's app (``create_app`` calls this)."""
+    pages = Pages(state)
+
+    class PageRoute(APIRoute):
+        """Every page: the organizer's password first, then the page; a refusal of ``Desk`` or a form
+        without the form key becomes a German page (the JSON endpoints keep their own answers)."""
+
+        def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+            original = super().get_route_handler()
+
+            async def handler(request: Request) -> Response:
+                if not await run_in_threadpool(is_organizer, state, request):  # scrypt off the event loop
+                    return login_required()
+                try:
+                    return await original(request)
+                except BadFormKey:
+                    return HTMLResponse(
+                        "<!doctype html><meta charset=utf-8><h1>Formular abgelehnt</h1><p>Das Formular kam nicht von "
+                        f'dieser Seite. Bitte die Seite neu laden und nochmal senden.</p><p><a href="{PREFIX}/">Zur Übersicht</a></p>',
+                        status_code=403,
+                    )
+                except DeskError as error:
+                    return await run_in_threadpool(pages.message, str(error))
+
+            return handler
+
+    router = APIRouter(route_class=PageRoute)
+
+    async def posted(request: Request) -> FormData:
+        form = await request.form(max_files=1, max_fields=500)
+        check_form_key(state, form.get("csrf"))
+        return form
+
+    def flashed(request: Request) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if request.query_params.get("ok"):
+            out["flash"] = request.query_params["ok"][:300]
+        if request.query_params.get("fehler"):
+            out["errors"] = [request.query_params["fehler"][:300]]
+        return out
+
+    @router.get(PREFIX)
+    def prefix_root() -> RedirectResponse:
+        return RedirectResponse(f"{PREFIX}/", status_code=307)
+
+    @router.get(f"{PREFIX}/pages.css")
+    def stylesheet() -> FileResponse:
+        return FileResponse(HERE / "static" / "pages.css", media_type="text/css")
+
+    @router.get(f"{PREFIX}/")
+    def setup_page(request: Request) -> HTMLResponse:
+        return pages.setup(**flashed(request))
+
+    @router.post(f"{PREFIX}/turnier")
+    async def setup_save(request: Request) -> Response:
+        return pages.save_setup(await posted(request))
+
+    @router.get(f"{PREFIX}/teilnehmer")
+    def roster_page(request: Request) -> HTMLResponse:
+        return pages.roster(**flashed(request))
+
+    @router.post(f"{PREFIX}/teilnehmer/import")
+    async def roster_import(request: Request) -> Response:
+        form = await posted(request)
+        upload = form.get("file")
+        text = ""
+        if isinstance(upload, UploadFile) and upload.filename:
+            raw = await upload.read(MAX_CSV_BYTES + 1)
+            if len(raw) > MAX_CSV_BYTES:
+                return pages.roster(status=413, errors=[f"Die Datei ist größer als {MAX_CSV_BYTES // 1024} KiB"])
+            for encoding in ("utf-8-sig", "cp1252"):  # German spreadsheets save either
+                try:
+                    text = raw.decode(encoding)
+                    break
+                except UnicodeDecodeError:
+                    continue
+        if not text.strip():
+            pasted = form.get("text")
+            text = pasted if isinstance(pasted, str) else ""
+        if not text.strip():
+            return pages.roster(status=422, errors=["Keine CSV-Datei gewählt und nichts eingefügt"])
+        return pages.import_roster(form, text)
+
+    @router.post(f"{PREFIX}/teilnehmer/neu")
+    async def roster_add(request: Request) -> Response:
+        return pages.register(await posted(request))
+
+    @router.post(f"{PREFIX}/teilnehmer/{{start_number}}/zurueckziehen")
+    async def roster_withdraw(request: Request, start_number: int) -> Response:
+        await posted(request)
+        return pages.withdraw(start_number)
+
+    @router.get(f"{PREFIX}/runde/{{number}}")
+    def round_page(request: Request, number: int) -> HTMLResponse:
+        return pages.round(number, **flashed(request))
+
+    @router.post(f"{PREFIX}/runde/{{number}}/auslosen")
+    async def round_draw(request: Request, number: int) -> Response:
+        return pages.draw(number, await posted(request))
+
+    @router.post(f"{PREFIX}/runde/{{number}}/start")
+    async def round_start(request: Request, number: int) -> Response:
+        await posted(request)
+        return pages.start(number)
+
+    @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen")
+    def abort_page(number: int, table: int) -> HTMLResponse:
+        return pages.abort_form(number, table)
+
+    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen")
+    async def abort_table(request: Request, number: int, table: int) -> Response:
+        return pages.abort(number, table, await posted(request))
+
+    @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}")
+    def dispute_page(request: Request, number: int, table: int) -> HTMLResponse:
+        return pages.dispute(number, table, **flashed(request))
+
+    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/entscheiden")
+    async def dispute_decide(request: Request, number: int, table: int) -> Response:
+        return pages.decide(number, table, await posted(request))
+
+    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/korrigieren")
+    async def dispute_correct(request: Request, number: int, table: int) -> Response:
+        return pages.correct(number, table, await posted(request))
+
+    @router.get(f"{PREFIX}/wertung")
+    def standings_page() -> HTMLResponse:
+        return pages.standings()
+
+    @router.get(f"{PREFIX}/beamer")
+    def beamer_page(seite: int = 1) -> HTMLResponse:
+        return pages.beamer(seite)
+
+    # -- downloads ------------------------------------------------------------------------------
+    @router.get(f"{PREFIX}/export/wertung.csv")
+    def standings_csv() -> Response:
+        desk = pages.desk()
+        return download(desk.standings_csv(), f"{desk.tournament().id}-wertung.csv", "text/csv; charset=utf-8")
+
+    @router.get(f"{PREFIX}/export/spiele.csv")
+    def games_csv() -> Response:
+        desk = pages.desk()
+        return download(desk.games_csv(), f"{desk.tournament().id}-spiele.csv", "text/csv; charset=utf-8")
+
+    install_pdf_downloads(router, pages)
+    app.include_router(router, include_in_schema=False)
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        return RedirectResponse(f"{PREFIX}/", status_code=307)

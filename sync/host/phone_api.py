@@ -1,0 +1,302 @@
+"""The phones' endpoints: join the tournament, ask for the drawn table, hand in each revision of a sheet.
+
+- Phones join with the tournament's join code and get a random device token, stored only as its
+  SHA-256; they send it in ``X-Tischblock-Token``, never in a URL. Wrong join codes are counted per
+  client address (``limits``, a moving window) and answered 429 with ``Retry-After`` once too many.
+- A device submits only sheets of its own tournament and table. Every sheet is checked with its
+  ruleset before it is stored (``find_ruleset(...).score(sheet)``); a refused sheet gets 422 with
+  the rule's German message and changes nothing.
+- A revision is stored once (identity: the sheet's canonical JSON, ``Sheet.to_json()``), and the
+  answer leaves only after the commit. The same sheet again is "already stored"; another sheet
+  under a stored (id, revision) is a 409 conflict, kept aside for the organizer.
+- The two sheets of a table and round are compared (``Desk.comparison``) and each arriving sheet
+  gets one German log line, which never holds a token or a password.
+
+No ``from __future__ import annotations`` here: FastAPI reads the routes' ``Annotated[..., Depends(...)]``
+at definition time, and the dependencies are local to ``install_phone_routes``.
+"""
+
+
+import hmac
+import math
+import time
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Header, Query, Request, Response
+
+from scoring import RuleViolation, Sheet, UnknownRuleset, find_ruleset
+
+from ..protocol import (
+    API_PREFIX,
+    API_VERSION,
+    TOKEN_HEADER,
+    AssignmentResponse,
+    HostInfo,
+    JoinRequest,
+    JoinResponse,
+    Problem,
+    SubmitResponse,
+    body_sha256,
+)
+from .auth import BASIC, basic_credentials, device_of, device_required, is_organizer
+from .credentials import new_device_token, token_sha256
+from .desk import DeskError, writer_name
+from .http import PROBLEMS, HostError, RevisionPath, SheetIdPath
+from .log import log
+from .records import Device, NewRevision, StoredRevision
+from .state import HostState
+
+
+def _round_text(round_label: str, round: int | None) -> str:
+    return f"{round_label} {round}" if round is not None else round_label
+
+
+def install_phone_routes(app: FastAPI, state: HostState) -> None:
+    """Add the phones' endpoints to the host's app."""
+    store = state.store
+    require_device = device_required(state)
+
+    def device_table(device: Device, round: int | None) -> int | None:
+        """The table the device writes for: the one it joined, or its Startnummer's in the round's draw."""
+        if device.start_number is None:
+            return device.table
+        if round is None:
+            return None
+        return state.desk.seat_of(device.start_number, round, device.tournament_id)
+
+    def answer(status: str, stored: StoredRevision) -> SubmitResponse:
+        comparison, _ = state.desk.comparison(stored)
+        return SubmitResponse(
+            status=status,  # type: ignore[arg-type]
+            sheet_id=stored.sheet_id,
+            revision=stored.revision,
+            closed=stored.closed,
+            comparison=comparison,
+        )
+
+    @app.get(f"{API_PREFIX}/info", response_model=HostInfo, summary="Welches Turnier dieser Host sammelt")
+    def info() -> HostInfo:
+        return HostInfo(api_version=API_VERSION, tournament_id=state.tournament.id, tournament_name=state.tournament.name)
+
+    @app.post(
+        f"{API_PREFIX}/join",
+        response_model=JoinResponse,
+        status_code=201,
+        summary="Mit dem Beitrittscode ein Geräte-Token für einen Tisch holen",
+        responses={403: PROBLEMS[403], 422: PROBLEMS[422], 429: {"model": Problem, "description": "Zu viele falsche Codes"}},
+    )
+    def join(request: JoinRequest, http: Request) -> JoinResponse:
+        address = http.client.host if http.client else "?"
+        if not state.limiter.test(state.join_limit, address):
+            reset = state.limiter.get_window_stats(state.join_limit, address).reset_time
+            wait = max(1, math.ceil(reset - time.time()))
+            log.warning("Beitritt von %s gesperrt: zu viele falsche Beitrittscodes (noch %d s)", address, wait)
+            raise HostError(
+                429, f"Zu viele falsche Beitrittscodes; bitte in {wait} Sekunden wieder versuchen", {"Retry-After": str(wait)}
+            )
+        given = request.join_code.strip().upper().encode("utf-8")
+        if not hmac.compare_digest(given, state.tournament.join_code.encode("utf-8")):
+            state.limiter.hit(state.join_limit, address)
+            where = f"Tisch {request.table}" if request.table is not None else f"Startnummer {request.start_number}"
+            log.warning("Falscher Beitrittscode von %s (%s)", address, where)
+            raise HostError(403, "Falscher Beitrittscode")
+        desk = state.desk
+        drawn = desk.has_plan() and desk.has_roster()
+        team = request.team
+        if request.start_number is not None:
+            if not drawn:
+                raise HostError(
+                    422, "Dieses Turnier hat keine Startliste: bitte mit der Tischnummer beitreten, die am Tisch steht"
+                )
+            try:
+                entry = desk._entry(request.start_number)
+            except DeskError as error:
+                log.warning("Beitritt von %s abgelehnt: %s", address, error)
+                raise HostError(404, f"{error}; bitte die Startnummer prüfen") from None
+            team = entry.entrant.name
+        elif drawn:
+            raise HostError(
+                422,
+                "In diesem Turnier werden die Tische ausgelost: bitte mit der Startnummer beitreten (sie steht auf der Startliste)",
+            )
+        token = new_device_token()
+        device = store.add_device(
+            state.tournament.id, request.table or 0, team, request.device_name, token_sha256(token), request.start_number
+        )
+        if request.start_number is not None:
+            log.info("Gerät '%s' beigetreten: Startnummer %d, %s", request.device_name, request.start_number, team)
+        else:
+            shown = f", {team}" if team else ""
+            log.info("Gerät '%s' beigetreten: Tisch %d%s", request.device_name, request.table, shown)
+        return JoinResponse(
+            device_token=token,
+            device_id=device.id,
+            tournament_id=state.tournament.id,
+            tournament_name=state.tournament.name,
+            table=request.table,
+            team=team,
+            start_number=request.start_number,
+        )
+
+    @app.get(
+        f"{API_PREFIX}/assignment",
+        response_model=AssignmentResponse,
+        summary="Tisch, Platz und vorbereitetes Blatt dieser Startnummer in einem Durchgang (Gerät)",
+        responses={401: PROBLEMS[401], 404: PROBLEMS[404], 422: PROBLEMS[422]},
+    )
+    def assignment(
+        device: Annotated[Device, Depends(require_device)],
+        round: Annotated[int | None, Query(ge=1, le=1000)] = None,
+    ) -> AssignmentResponse:
+        if device.start_number is None:
+            raise HostError(422, f"Dieses Gerät ist für Tisch {device.table} angemeldet; eine Auslosung gibt es dafür nicht")
+        try:
+            found = state.desk.assignment(device.start_number, round)
+        except DeskError as error:
+            raise HostError(404, str(error)) from None
+        return AssignmentResponse(
+            tournament_id=state.tournament.id,
+            tournament_name=state.tournament.name,
+            round=found.round,
+            round_label=found.round_label,
+            table=found.table,
+            seat=found.seat,
+            start_number=found.start_number,
+            participant_id=found.participant_id,
+            name=found.name,
+            started_at=found.started_at,
+            sheet=found.sheet,
+        )
+
+    @app.put(
+        f"{API_PREFIX}/sheets/{{sheet_id}}/revisions/{{revision}}",
+        response_model=SubmitResponse,
+        status_code=201,
+        summary="Eine Revision eines Blatts abgeben (idempotent)",
+        responses={
+            200: {"model": SubmitResponse, "description": "Bereits gespeichert"},
+            **PROBLEMS,
+            409: {"model": Problem, "description": "Andere Fassung dieser Revision schon gespeichert"},
+        },
+    )
+    def submit(
+        sheet_id: SheetIdPath,
+        revision: RevisionPath,
+        sheet: Sheet,
+        response: Response,
+        device: Annotated[Device, Depends(require_device)],
+    ) -> SubmitResponse:
+        where = f"Tisch {sheet.context.table or '?'}, {_round_text(sheet.context.round_label, sheet.context.round)}"
+        writer = writer_name(sheet) or device.team or device.name
+        if sheet.id != sheet_id:
+            raise HostError(422, f"Die Blatt-ID im Inhalt ({sheet.id}) ist nicht die der Adresse ({sheet_id})")
+        if revision != len(sheet.entries):
+            raise HostError(422, f"Revision {revision} passt nicht: das Blatt hat {len(sheet.entries)} Einträge")
+        if sheet.context.tournament != device.tournament_id:
+            log.warning("Abgelehnt (%s, %s): Blatt eines anderen Turniers von Gerät '%s'", where, writer, device.name)
+            raise HostError(403, f"Dieses Gerät gehört zum Turnier '{device.tournament_id}', das Blatt nicht")
+        table = device_table(device, sheet.context.round)
+        if device.start_number is not None and table is None:
+            log.warning("Abgelehnt (%s, %s): Startnummer %d ist dort nicht ausgelost", where, writer, device.start_number)
+            raise HostError(
+                403,
+                f"Startnummer {device.start_number} ist in {_round_text(sheet.context.round_label, sheet.context.round)} "
+                "an keinem Tisch ausgelost",
+            )
+        if sheet.context.table != table:
+            log.warning("Abgelehnt (%s, %s): Gerät '%s' gehört zu Tisch %s", where, writer, device.name, table)
+            if device.start_number is not None:
+                raise HostError(
+                    403,
+                    f"Startnummer {device.start_number} ist in {_round_text(sheet.context.round_label, sheet.context.round)} "
+                    f"an Tisch {table} ausgelost, nicht an Tisch {sheet.context.table}",
+                )
+            raise HostError(403, f"Dieses Gerät darf nur Blätter von Tisch {device.table} abgeben")
+        assert table is not None
+        lock = state.desk.locked(sheet.context.round, table, device.tournament_id)
+        if lock is not None:
+            log.warning("Abgelehnt (%s, %s): die Turnierleitung hat über den Tisch entschieden", where, writer)
+            raise HostError(
+                409,
+                f"Die Turnierleitung hat über Tisch {table} entschieden ({lock.detail}: {lock.reason}); "
+                "Änderungen an diesem Tisch nur noch über die Turnierleitung",
+            )
+        try:
+            score = find_ruleset(sheet.ruleset.id).score(sheet)
+        except (RuleViolation, UnknownRuleset) as error:
+            log.warning("Abgelehnt (%s, %s, Revision %d): %s", where, writer, revision, error)
+            raise HostError(422, str(error)) from None
+        canonical = sheet.to_json().encode("utf-8")
+        state.scored.put(body_sha256(canonical), sheet, score)
+        games = sum(1 for line in score.lines if line.kind != "close")
+        result = store.store_revision(
+            NewRevision(
+                sheet_id=sheet.id,
+                revision=revision,
+                body=canonical,
+                body_sha256=body_sha256(canonical),
+                tournament_id=device.tournament_id,
+                round_label=sheet.context.round_label,
+                round=sheet.context.round,
+                table=table,
+                written_by=sheet.context.written_by,
+                closed=score.status.closed,
+                games=games,
+                device_id=device.id,
+            )
+        )
+        if result.status == "conflict":
+            log.warning(
+                "KONFLIKT (%s, %s): Revision %d kam mit anderem Inhalt als gespeichert; beiseitegelegt für den Veranstalter",
+                where,
+                writer,
+                revision,
+            )
+            raise HostError(
+                409,
+                f"Revision {revision} dieses Blatts ist schon mit anderem Inhalt gespeichert; die neue Fassung liegt beim Veranstalter",
+            )
+        reply = answer(result.status, result.stored)
+        state_text = "abgeschlossen" if result.stored.closed else "offen"
+        verdict = reply.comparison.message if reply.comparison else "noch kein zweites Blatt an diesem Tisch"
+        again = "bereits gespeichert, " if result.status == "already_stored" else ""
+        log.info(
+            "%s, %s: %s%d %s, %s (Revision %d) – %s",
+            where,
+            writer,
+            again,
+            games,
+            "Spiel" if games == 1 else "Spiele",
+            state_text,
+            revision,
+            verdict,
+        )
+        response.status_code = 201 if result.status == "stored" else 200
+        return reply
+
+    @app.get(
+        f"{API_PREFIX}/sheets/{{sheet_id}}/revisions/{{revision}}",
+        response_model=SubmitResponse,
+        summary="Ist diese Revision gespeichert? (Gerät des Tisches oder Veranstalter)",
+        responses={401: PROBLEMS[401], 403: PROBLEMS[403], 404: PROBLEMS[404], 422: PROBLEMS[422]},
+    )
+    def stored_revision(
+        sheet_id: SheetIdPath,
+        revision: RevisionPath,
+        http: Request,
+        _basic: Annotated[None, Depends(BASIC)],
+        token: Annotated[str | None, Header(alias=TOKEN_HEADER)] = None,
+    ) -> SubmitResponse:
+        device = None if (token is None and basic_credentials(http) is not None) else device_of(state, token)
+        if device is None and not is_organizer(state, http):
+            raise HostError(401, "Nur für das Gerät des Tisches oder den Veranstalter", {"WWW-Authenticate": "Basic"})
+        stored = store.revision(sheet_id, revision)
+        if (
+            device is not None
+            and stored is not None
+            and (stored.tournament_id, stored.table) != (device.tournament_id, device_table(device, stored.round))
+        ):
+            raise HostError(403, "Dieses Gerät darf nur Blätter seines eigenen Tisches abfragen")
+        if stored is None:
+            raise HostError(404, f"Revision {revision} des Blatts {sheet_id} ist nicht gespeichert")
+        return answer("already_stored", stored)

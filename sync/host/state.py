@@ -1,0 +1,35 @@
+"""What one running host shares between its requests: the store, the desk, the caches and limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from limits import RateLimitItemPerMinute
+from limits.strategies import MovingWindowRateLimiter
+
+from .desk import Desk
+from .records import Tournament
+from .scored import ScoredSheets
+from .store import HostStore
+
+
+@dataclass
+class HostState:
+    store: HostStore
+    started_with: Tournament
+    """The current tournament when the host started; ``tournament`` follows the store."""
+    password_hash: str
+    join_limit: RateLimitItemPerMinute
+    limiter: MovingWindowRateLimiter
+    desk: Desk
+    scored: ScoredSheets = field(default_factory=ScoredSheets)
+    verified: bytes | None = None
+    """HMAC (with a key that lives only in this process) of the password last verified, so a
+    dashboard that polls does not pay for scrypt on every request."""
+    process_key: bytes = b""
+
+    @property
+    def tournament(self) -> Tournament:
+        """The host's current tournament, as the store says now: the organizer may have made a new one
+        (``Desk.create_tournament``, from an endpoint or a page); phones join that one from then on."""
+        return self.store.current_tournament() or self.started_with
