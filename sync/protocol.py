@@ -1,6 +1,6 @@
 """The sync protocol between the phones and the organizer's host (API version 1).
 
-Shared by ``sync/host.py`` and ``sync/client.py``: the paths, the header, the request and
+Shared by the host (``sync/host/``) and the phone (``sync/client.py``): the paths, the header, the request and
 answer models (pydantic v2) and the join line a phone pastes or scans.
 
 - ``GET  /api/v1/info`` (no auth): ``HostInfo``.
@@ -17,7 +17,7 @@ answer models (pydantic v2) and the join line a phone pastes or scans.
 - Organizer (HTTP Basic, user ``ORGANIZER_USER``): ``GET /api/v1/tables`` -> ``list[TableState]``,
   ``GET /api/v1/conflicts`` -> ``list[ConflictInfo]``, ``GET /api/v1/sheets/{sheet_id}`` -> the
   latest revision's sheet JSON; and the tournament's ``/api/v1/organizer/...`` endpoints, one per
-  ``sync.desk.Desk`` action (docs/sync-client.md lists them).
+  ``sync.host.desk.Desk`` action (docs/sync-client.md lists them).
 
 Every error body is ``Problem`` (``{"detail": "<German message>"}``).
 """
@@ -205,25 +205,35 @@ class InvalidJoinLine(ValueError):
 
 
 _FINGERPRINT = re.compile(r"^[0-9A-F]{2}(:[0-9A-F]{2}){31}$")
+_SECRET = re.compile(r"^[A-Z0-9-]{4,32}$")
 
 
 class JoinLine(_Model):
-    """The one line a phone pastes or scans to join: host URL, join code, certificate fingerprint.
+    """The one line a phone pastes or scans to join: host URL, join code, certificate fingerprint,
+    and on an entrant's Startkarte that entrant's Startnummer and secret.
 
-    ``tischblock://join?url=https://192.168.1.20:8443&code=K7P4Q2&fp=AB:CD:...``
+    ``tischblock://join?url=https://192.168.1.20:8443&code=K7P4Q2&fp=AB:CD:...`` (the hall's Aushang),
+    ``...&nr=12&key=7KQ4-M2XP`` (the Startkarte of Startnummer 12).
 
     ``fingerprint`` is the SHA-256 of the host's certificate as colon hex (upper case), as
     urllib3's ``assert_fingerprint`` takes it; a line with an ``https`` URL must carry it.
+    ``secret`` is the entrant's own key from the host (letters, digits and dashes, read as upper case).
     """
 
     url: str
     code: str
     fingerprint: str | None = None
+    start_number: int | None = Field(default=None, ge=1, le=100_000)
+    secret: str | None = Field(default=None, min_length=4, max_length=32, pattern=r"^[A-Z0-9-]+$")
 
     def format(self) -> str:
         line = f"{JOIN_SCHEME}://join?url={quote(self.url, safe=':/[]')}&code={quote(self.code, safe='')}"
         if self.fingerprint:
             line += f"&fp={self.fingerprint}"
+        if self.start_number is not None:
+            line += f"&nr={self.start_number}"
+        if self.secret:
+            line += f"&key={self.secret}"
         return line
 
     @classmethod
@@ -248,4 +258,10 @@ class JoinLine(_Model):
             raise InvalidJoinLine(
                 "Für eine https-Adresse braucht die Beitritts-Zeile den Fingerabdruck des Zertifikats (fp=...)."
             )
-        return cls(url=url, code=code, fingerprint=fingerprint)
+        number = query.get("nr", [""])[0].strip()
+        if number and not re.fullmatch(r"[1-9][0-9]{0,4}", number):
+            raise InvalidJoinLine("Die Startnummer in der Beitritts-Zeile (nr=...) ist keine Zahl von 1 bis 99999.")
+        secret = query.get("key", [""])[0].strip().upper() or None
+        if secret is not None and not _SECRET.match(secret):
+            raise InvalidJoinLine("Der Schlüssel der Startkarte (key=...) ist unvollständig oder falsch geschrieben.")
+        return cls(url=url, code=code, fingerprint=fingerprint, start_number=int(number) if number else None, secret=secret)

@@ -21,6 +21,14 @@ def test_join_line_reads_an_escaped_url_and_lower_case_fingerprint() -> None:
     assert parsed == JoinLine(url="https://10.0.0.5:9000", code="ABC", fingerprint=FP)
 
 
+def test_a_startkarte_line_carries_the_start_number_and_the_secret() -> None:
+    line = JoinLine(url="https://192.168.1.20:8443", code="K7P4Q2", fingerprint=FP, start_number=12, secret="7KQ4-M2XP")
+    text = line.format()
+    assert text.endswith("&nr=12&key=7KQ4-M2XP")
+    assert JoinLine.parse(text) == line
+    assert JoinLine.parse(text.replace("key=7KQ4-M2XP", "key=7kq4-m2xp")).secret == "7KQ4-M2XP"
+
+
 def test_plain_http_needs_no_fingerprint() -> None:
     assert JoinLine.parse("tischblock://join?url=http://127.0.0.1:8000&code=X").fingerprint is None
 
@@ -32,6 +40,10 @@ def test_plain_http_needs_no_fingerprint() -> None:
         ("tischblock://join?code=K7", "Adresse"),
         ("tischblock://join?url=ftp://x&code=K7", "Adresse"),
         ("tischblock://join?url=https://x:1", "Beitrittscode"),
+        ("tischblock://join?url=http://x:1&code=K7&nr=zwölf", "Startnummer"),
+        ("tischblock://join?url=http://x:1&code=K7&nr=0", "Startnummer"),
+        ("tischblock://join?url=http://x:1&code=K7&nr=12&key=7K", "Schlüssel"),
+        ("tischblock://join?url=http://x:1&code=K7&nr=12&key=7KQ4%20M2XP", "Schlüssel"),
         ("tischblock://join?url=https://x:1&code=K7", "Fingerabdruck"),
         ("tischblock://join?url=https://x:1&code=K7&fp=AB:CD", "Fingerabdruck"),
     ],
