@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from scoring import RuleViolation
-from scoring.tournament import RosterError
+from scoring.roster import RosterError
 
 from .desk import Desk, DeskError
 from .protocol import API_PREFIX

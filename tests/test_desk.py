@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring import Sheet, find_ruleset
-from scoring.tournament import RosterError
+from scoring.roster import RosterError
 from sync.desk import TURNIERLEITUNG, Desk, DeskError
 from sync.hoststore import HostStore, NewRevision
 from sync.protocol import body_sha256
