@@ -24,8 +24,9 @@ import flet as ft
 from scoring import Sheet, find_ruleset
 from scoring.csv_export import games_csv
 from scoring.limits import MAX_BACKUP_BYTES
-from scoring.messages import SheetInputError, explain, parse_sheet
+from scoring.messages import SheetInputError, explain
 from scoring.printout import sheet_pdf
+from scoring.sheetfile import parse_sheet
 from storage import BackupError, ImportOutcome, SheetStore, StorageError, StoredSheet, import_backup, read_backup
 from storage.backup import backup_document
 
