@@ -77,9 +77,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from .engine import (
+    ChartMarks,
     CloseData,
     Context,
     Explanation,
@@ -1043,6 +1044,15 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                 for p in state.order
             },
             pflichtsolo_offen=self._pflichtsolo_offen(state, ctx),
+        )
+
+    def chart_marks(self, options: DoppelkopfOptions, result: BaseModel) -> ChartMarks:
+        """The course chart picks out each player's Pflichtsolo (Regel 6)."""
+        assert isinstance(result, DoppelkopfResult)
+        return ChartMarks(
+            games=tuple(
+                (player.pflichtsolo, pid, "Pflichtsolo") for pid, player in result.spieler.items() if player.pflichtsolo is not None
+            )
         )
 
     def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
