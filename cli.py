@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 
 from scoring import Score, Sheet, all_rulesets, find_ruleset, score_sheet
 from scoring.limits import MAX_SHEET_BYTES
-from scoring.messages import explain, one_line, parse_sheet
+from scoring.messages import explain, one_line
+from scoring.sheetfile import parse_sheet
 
 if TYPE_CHECKING:
     from storage import SheetStore

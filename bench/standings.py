@@ -29,7 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring import Entry, Score, Sheet
 from scoring.draw import RoundDraw, draw_round, sheet_for
-from scoring.tournament import Entrant, Roster, TournamentPlan, plan_for, tournament_standings
+from scoring.plan import TournamentPlan, plan_for
+from scoring.roster import Entrant, Roster
+from scoring.standings import tournament_standings
 
 PLAYERS = ("p1", "p2", "p3", "p4")
 

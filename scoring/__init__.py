@@ -25,9 +25,10 @@ from .engine import (
     UnknownRuleset,
     effective_entries,
 )
-from .messages import SheetInputError, explain, parse_sheet
+from .messages import SheetInputError, explain
 from .model import Entry, Participant, Replacement, RulesetRef, Sheet, SheetContext
 from .registry import all_rulesets, find_ruleset, register
+from .sheetfile import parse_sheet
 
 __all__ = [
     "Context",

@@ -1,7 +1,8 @@
 """The course of the game: what the sheet's chart draws, per game the running count per team or player.
 
-Nothing here scores: the numbers are the ruleset's own lines (``Ruleset.score``), the markers come
-from its options and its state (``Ruleset.stage``, ``gspannt_zone``, ``stand_lines``) and its result.
+Nothing here scores: the numbers are the ruleset's own lines (``Ruleset.score``), the markers are
+what the ruleset says of its state (``Ruleset.stage``: the Bummerl boundaries) and of its options and
+result (``Ruleset.chart_marks``: lines, zones and marked games).
 
 - The value of a point is what the sheet's list shows on that line: the open Bummerl's ``stand``
   where the ruleset keeps one (Watten, Schnapsen), else the running ``totals``.
@@ -155,32 +156,16 @@ def _boundary_label(number: int, history: list[Any], sheet: Sheet) -> str:
 
 
 def _markers(ruleset: Ruleset[Any, Any], sheet: Sheet, score: Score, base: Course) -> dict[str, Any]:
-    """The ruleset's lines, zones and marked games (see the module docstring)."""
-    from .doppelkopf import DoppelkopfResult
-    from .schnapsen import _Schnapsen
-    from .watten import WattenTurnier
-
-    options = ruleset.options(sheet.ruleset.options)
-    if isinstance(ruleset, WattenTurnier):
-        low, high = ruleset.gspannt_zone(options)
-        return {
-            "levels": (Level(value=options.target, label=f"Bummerl bei {options.target}"),),
-            "bands": (Band(low=low, high=high, label=f"gspannt ({low}/{high})"),),
-        }
-    if isinstance(ruleset, _Schnapsen):
-        goal, schneider = ruleset.stand_lines(options)
-        return {
-            "levels": (
-                Level(value=goal, label=f"Bummerl bei {goal}"),
-                Level(value=schneider, label=f"Schneider bei {schneider}"),
-            )
-        }
-    if isinstance(score.result, DoppelkopfResult):
-        x_of = {point.entry: point.x for point in base.points}
-        marks = [
-            Mark(x=x_of[player.pflichtsolo], participant=pid, label=f"Pflichtsolo {sheet.participant(pid).name}")
-            for pid, player in score.result.spieler.items()
-            if player.pflichtsolo is not None and player.pflichtsolo in x_of
-        ]
-        return {"marks": tuple(sorted(marks, key=lambda m: m.x))}
-    return {}
+    """The ruleset's lines, zones and marked games (``Ruleset.chart_marks``; see the module docstring)."""
+    marks = ruleset.chart_marks(ruleset.options(sheet.ruleset.options), score.result)
+    x_of = {point.entry: point.x for point in base.points}
+    games = [
+        Mark(x=x_of[entry], participant=pid, label=f"{what} {sheet.participant(pid).name}")
+        for entry, pid, what in marks.games
+        if entry in x_of
+    ]
+    return {
+        "levels": tuple(Level(value=value, label=label) for value, label in marks.levels),
+        "bands": tuple(Band(low=low, high=high, label=label) for low, high, label in marks.bands),
+        "marks": tuple(sorted(games, key=lambda m: m.x)),
+    }

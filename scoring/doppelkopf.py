@@ -75,11 +75,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel
 
+from .doppelkopf_games import SEITEN, SOLI, STUFEN, TYP_NAME, Seite, ansage_name, gegner, ist_solo, karo_trumpf
+from .doppelkopf_input import (
+    DoppelkopfOptions,
+    GameData,
+    HausOptions,
+    SchmeissenData,
+    StrafeData,
+    TurnierOptions,
+    kann_absagen,
+    kann_zurueck,
+)
+from .doppelkopf_table import Tischlage, sitzordnung
 from .engine import (
+    ChartMarks,
     CloseData,
     Context,
     Explanation,
@@ -93,251 +106,6 @@ from .engine import (
 )
 from .model import CLOSE, Frozen, Sheet
 from .registry import register
-
-Seite = Literal["re", "kontra"]
-SEITEN: tuple[Seite, Seite] = ("re", "kontra")
-Absage = Literal["keine 90", "keine 60", "keine 30", "schwarz"]
-Spieltyp = Literal[
-    "normal",
-    "hochzeit",
-    "stille_hochzeit",
-    "armut",
-    "fleischloser",
-    "bubensolo",
-    "damensolo",
-    "trumpfsolo",
-    "farbsolo",
-    "koehler",
-]
-
-SOLI: frozenset[str] = frozenset({"fleischloser", "bubensolo", "damensolo", "trumpfsolo", "farbsolo", "koehler"})
-TYP_NAME = {
-    "normal": "Normalspiel",
-    "hochzeit": "Hochzeit",
-    "stille_hochzeit": "stille Hochzeit",
-    "armut": "Armut (Trumpfabgabe)",
-    "fleischloser": "Fleischloser",
-    "bubensolo": "Bubensolo",
-    "damensolo": "Damensolo",
-    "trumpfsolo": "Trumpfsolo",
-    "farbsolo": "Farbsolo",
-    "koehler": "Köhler",
-}
-#: The levels beyond "keine 120", in order, with the Augen the other side must stay below.
-STUFEN: tuple[tuple[Absage, int], ...] = (("keine 90", 90), ("keine 60", 60), ("keine 30", 30), ("schwarz", 0))
-RANG: dict[str, int] = {name: i + 1 for i, (name, _) in enumerate(STUFEN)}
-SONDER_NAME = {"doppelkopf": "Doppelkopf", "fuchs": "Fuchs gefangen", "karlchen": "Karlchen", "herzstich": "Herzstich"}
-
-
-def _gegner(seite: Seite) -> Seite:
-    return "kontra" if seite == "re" else "re"
-
-
-def _ansage_name(seite: Seite) -> str:
-    return "Re" if seite == "re" else "Kontra"
-
-
-def re_anzahl(typ: str) -> tuple[int, ...]:
-    """How many Re players a game type has (Regel 11, 23): one single player for a solo and a
-    stille Hochzeit, two for a normal game and an Armut, one or two for a Hochzeit."""
-    if typ in SOLI or typ == "stille_hochzeit":
-        return (1,)
-    if typ == "hochzeit":
-        return (2, 1)
-    return (2,)
-
-
-def ist_solo(typ: str, re_count: int) -> bool:
-    """A solo is counted as one (Regel 10, 21): a Hochzeit without partner is a Trumpfsolo (Regel 11)."""
-    return typ in SOLI or (typ == "hochzeit" and re_count == 1)
-
-
-def karo_trumpf(typ: str, farbe: str | None) -> bool:
-    """Whether the Karo-Ass is trump, the condition of a Schwein (Hausregel II)."""
-    return typ not in ("fleischloser", "bubensolo", "damensolo", "koehler") and farbe in (None, "karo")
-
-
-def kann_zurueck(ansagen: Ansagen, seite: Seite) -> bool:
-    """Regel 16: "Einen zurück" is the reply of a side that has not said its own Re/Kontra to the other's."""
-    return not ansagen.of(seite).ansage and ansagen.of(_gegner(seite)).ansage
-
-
-def kann_absagen(ansagen: Ansagen, seite: Seite) -> bool:
-    """Regel 15: an Absage needs the side's own Re/Kontra (or its "Einen zurück")."""
-    return ansagen.of(seite).verdoppelt
-
-
-# -- data models ---------------------------------------------------------------------------
-class ParteiAnsagen(Frozen):
-    """What one side announced (Regel 14-16)."""
-
-    ansage: bool = Field(default=False, description='"Re" bzw. "Kontra" gesagt')
-    zurueck: bool = Field(default=False, description='"Einen zurück" erwidert')
-    absage: Absage | None = Field(default=None, description="höchste Absage: keine 90, keine 60, keine 30, schwarz")
-
-    @property
-    def verdoppelt(self) -> bool:
-        return self.ansage or self.zurueck
-
-    @property
-    def rang(self) -> int:
-        return RANG[self.absage] if self.absage else 0
-
-
-class Ansagen(Frozen):
-    re: ParteiAnsagen = ParteiAnsagen()
-    kontra: ParteiAnsagen = ParteiAnsagen()
-
-    def of(self, seite: Seite) -> ParteiAnsagen:
-        return self.re if seite == "re" else self.kontra
-
-
-class Sonderpunkte(Frozen):
-    """Special points one side made (Regel 20 / Hausregel 4)."""
-
-    doppelkopf: int = Field(default=0, ge=0, le=6, description="je 40 Augen, also höchstens 240 / 40 = 6")
-    fuchs: int = Field(default=0, ge=0, le=2, description="gefangene Füchse; es gibt nur zwei Füchse")
-    karlchen: int = Field(default=0, ge=0, le=2, description="es gibt zwei Kreuz-Buben")
-    herzstich: int = Field(default=0, ge=0, le=1, description="höchstens einmal im Spiel")
-
-    @property
-    def summe(self) -> int:
-        return self.doppelkopf + self.fuchs + self.karlchen + self.herzstich
-
-    def items(self) -> list[str]:
-        out: list[str] = []
-        for key in ("fuchs", "doppelkopf", "karlchen", "herzstich"):
-            out.extend([SONDER_NAME[key]] * getattr(self, key))
-        return out
-
-
-class SonderpunkteBeider(Frozen):
-    re: Sonderpunkte = Sonderpunkte()
-    kontra: Sonderpunkte = Sonderpunkte()
-
-    def of(self, seite: Seite) -> Sonderpunkte:
-        return self.re if seite == "re" else self.kontra
-
-
-class GameData(Frozen):
-    typ: Spieltyp = "normal"
-    re: tuple[str, ...] = Field(description="Re-Spieler; beim Solo, stiller Hochzeit, Hochzeit allein: der Einzelspieler")
-    kontra: tuple[str, ...] | None = Field(default=None, description="Kontra-Spieler (optional, wird geprüft)")
-    augen: int = Field(ge=0, le=240, description="Augen der Re-Partei (0-240)")
-    schwarz: Seite | None = Field(default=None, description="die Partei, die keinen Stich gemacht hat")
-    ansagen: Ansagen = Ansagen()
-    sonderpunkte: SonderpunkteBeider = SonderpunkteBeider()
-    schwein: bool = False
-    farbe: Literal["kreuz", "pik", "herz", "karo"] | None = None
-    geber: str | None = None
-
-
-class StrafeData(Frozen):
-    spieler: str
-    grund: str | None = Field(default=None, max_length=200)
-    spiel: Literal["fortgefuehrt", "wiederholt"] | None = None
-
-
-class SchmeissenData(Frozen):
-    spieler: str
-
-
-# -- options -------------------------------------------------------------------------------
-class DoppelkopfOptions(Frozen):
-    """Options of the engine; each ruleset sets the defaults of its document."""
-
-    sonderpunkte_nach_verdopplung: bool = Field(
-        default=False, description="Sonderpunkte erst nach dem Verdoppeln addieren (Hausregel 6); sonst vorher (Regel 22/25)"
-    )
-    solo_ansage_punkte: int | None = Field(
-        default=None,
-        ge=1,
-        le=10,
-        description="Im Solo wird nicht verdoppelt, jede Re/Kontra-Ansage zählt so viele Punkte (Hausregel 1.2: 2); leer: verdoppeln",
-    )
-    pflichtsolo: bool = Field(default=True, description="Jeder Spieler muss pro Runde ein Pflichtsolo spielen (Regel 6)")
-    strafe_minus: int = Field(default=15, ge=1, le=99, description="Minuspunkte für den Regelverstoß (Regel 24: 15)")
-    strafe_plus: int = Field(default=5, ge=1, le=33, description="Pluspunkte für jeden der drei Mitspieler (Regel 24: 5)")
-    strafe_beendet_spiel: bool = Field(
-        default=False, description="Die Strafe beendet das Spiel und zählt als Spiel (Hausregel 2); sonst kein Spiel (Regel 24)"
-    )
-    armut: bool = Field(default=False, description="Trumpfabgabe (Armut) erlaubt")
-    schmeissen: bool = Field(default=False, description="Schmeißen (min. 5 Könige) erlaubt")
-    koehler: bool = Field(default=False, description="Köhler als Solo erlaubt")
-    schwein: bool = Field(default=False, description="Schwein (beide Karo-Asse) erlaubt")
-    herzstich: bool = Field(default=True, description="Herzstich gibt einen Sonderpunkt (Regel 20)")
-    karlchen_gefangen: bool = Field(
-        default=False, description="Karlchen auch, wenn der Kreuz-Bube im letzten Stich gefangen wird (Hausregel 4)"
-    )
-    mit_neunen: bool = Field(default=False, description="Mit Neunen (48 Karten); ohne Neunen heißt 0 Augen schwarz (Regel 2)")
-
-    @model_validator(mode="after")
-    def _strafe_nullsumme(self) -> DoppelkopfOptions:
-        """Regel 23: every line sums to 0, so the offender pays what the three others get."""
-        if self.strafe_minus != 3 * self.strafe_plus:
-            raise ValueError(
-                f"strafe_minus ({self.strafe_minus}) muss 3 x strafe_plus ({self.strafe_plus}) sein, damit die Summe 0 ist"
-            )
-        return self
-
-
-class TurnierOptions(DoppelkopfOptions):
-    pass
-
-
-class HausOptions(DoppelkopfOptions):
-    sonderpunkte_nach_verdopplung: bool = Field(
-        default=True, description="Sonderpunkte erst nach dem Verdoppeln addieren (Hausregel 6); sonst vorher (Regel 22/25)"
-    )
-    solo_ansage_punkte: int | None = Field(
-        default=2,
-        ge=1,
-        le=10,
-        description="Im Solo wird nicht verdoppelt, jede Re/Kontra-Ansage zählt so viele Punkte (Hausregel 1.2: 2); leer: verdoppeln",
-    )
-    pflichtsolo: bool = Field(default=False, description="Jeder Spieler muss pro Runde ein Pflichtsolo spielen (Regel 6)")
-    strafe_minus: int = Field(default=9, ge=1, le=99, description="Minuspunkte für falsches Bedienen (Hausregel 2: 9)")
-    strafe_plus: int = Field(default=3, ge=1, le=33, description="Pluspunkte für jeden der drei Mitspieler (Hausregel 2: 3)")
-    strafe_beendet_spiel: bool = Field(
-        default=True, description="Die Strafe beendet das Spiel und zählt als Spiel (Hausregel 2); sonst kein Spiel (Regel 24)"
-    )
-    armut: bool = Field(default=True, description="Trumpfabgabe (Armut) erlaubt (Hausregel I.B)")
-    schmeissen: bool = Field(default=True, description="Schmeißen (min. 5 Könige) erlaubt (Hausregel I.A)")
-    koehler: bool = Field(default=True, description="Köhler als Solo erlaubt (Hausregel 1.1)")
-    schwein: bool = Field(default=True, description="Schwein (beide Karo-Asse) erlaubt (Hausregel II)")
-    herzstich: bool = Field(default=False, description="Herzstich gibt einen Sonderpunkt (nicht in Hausregel 4)")
-    karlchen_gefangen: bool = Field(
-        default=True, description="Karlchen auch, wenn der Kreuz-Bube im letzten Stich gefangen wird (Hausregel 4)"
-    )
-
-
-def spieltypen(options: DoppelkopfOptions) -> tuple[Spieltyp, ...]:
-    """The game types the options allow (Regel 3, 10; Hausregel 1.1, I.B), in the panel's order."""
-    order: tuple[Spieltyp, ...] = (
-        "normal",
-        "hochzeit",
-        "stille_hochzeit",
-        "armut",
-        "damensolo",
-        "bubensolo",
-        "trumpfsolo",
-        "farbsolo",
-        "fleischloser",
-        "koehler",
-    )
-    return tuple(t for t in order if (t != "armut" or options.armut) and (t != "koehler" or options.koehler))
-
-
-def sonderpunkte_grenzen(options: DoppelkopfOptions, schwein: bool = False) -> dict[str, int]:
-    """The most of each Sonderpunkt one side can make in a game (Regel 20, Hausregel 4, II):
-    a Doppelkopf trick has 40 Augen (at most 6 of 240), two Füchse (one with a Schwein),
-    one Karlchen (two where the caught Kreuz-Bube counts), one Herzstich where it counts."""
-    return {
-        "fuchs": 1 if schwein else 2,
-        "doppelkopf": 6,
-        "karlchen": 2 if options.karlchen_gefangen else 1,
-        "herzstich": 1 if options.herzstich else 0,
-    }
 
 
 # -- results ---------------------------------------------------------------------------------
@@ -381,39 +149,6 @@ class _State:
     def active(self) -> tuple[str, ...]:
         sit = self.sitting()
         return tuple(p for p in self.order if p != sit)
-
-
-def sitzordnung(sheet: Sheet) -> tuple[str, ...]:
-    """The players in the order of dealing (Regel 9): by seat, those without a seat after, in sheet order."""
-    indexed = list(enumerate(sheet.participants))
-    indexed.sort(key=lambda ip: (ip[1].seat is None, ip[1].seat or 0, ip[0]))
-    return tuple(p.id for _, p in indexed)
-
-
-@dataclass(frozen=True)
-class Tischlage:
-    """The table before one game: the seat order, who deals, who sits out, the players of the game
-    and whose Pflichtsolo is still open (Regel 1, 6, 9, 25)."""
-
-    order: tuple[str, ...]
-    dealer: str
-    pflichtsolo_offen: tuple[str, ...] = ()
-
-    @property
-    def sitting(self) -> str | None:
-        """At a 5-player table the dealer sits out (Regel 25)."""
-        return self.dealer if len(self.order) == 5 else None
-
-    @property
-    def active(self) -> tuple[str, ...]:
-        """The four players of the game, in seat order."""
-        return tuple(p for p in self.order if p != self.sitting)
-
-    def mit_geber(self, geber: str | None) -> Tischlage:
-        """The table when ``geber`` dealt out of turn (Regel 9); unchanged for ``None``."""
-        if geber is None or geber not in self.order:
-            return self
-        return Tischlage(order=self.order, dealer=geber, pflichtsolo_offen=self.pflichtsolo_offen)
 
 
 @dataclass(frozen=True)
@@ -600,14 +335,14 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         augen = {"re": data.augen, "kontra": 240 - data.augen}
         if data.schwarz is not None and augen[data.schwarz] != 0:
             raise RuleViolation(
-                R.augen, f"{_ansage_name(data.schwarz)} ist schwarz, hat also 0 Augen, nicht {augen[data.schwarz]}"
+                R.augen, f"{ansage_name(data.schwarz)} ist schwarz, hat also 0 Augen, nicht {augen[data.schwarz]}"
             )
         if not ctx.options.mit_neunen:
             for seite in SEITEN:
                 if 0 < augen[seite] < 8:
                     raise RuleViolation(
                         R.augen,
-                        f"Ohne Neunen hat jeder Stich mindestens 8 Augen: {_ansage_name(seite)} hat 0 oder "
+                        f"Ohne Neunen hat jeder Stich mindestens 8 Augen: {ansage_name(seite)} hat 0 oder "
                         f"mindestens 8 Augen, nicht {augen[seite]}",
                     )
         if data.schwarz is None and not ctx.options.mit_neunen:
@@ -620,18 +355,18 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         R = self.R
         for seite in SEITEN:
             a = data.ansagen.of(seite)
-            name = _ansage_name(seite)
+            name = ansage_name(seite)
             if a.ansage and a.zurueck:
                 raise RuleViolation(
                     R.ansagen, f'"Einen zurück" ist die Erwiderung einer Partei, die nicht selbst "{name}" gesagt hat'
                 )
             if a.zurueck:
                 # The reply needs the other side's own "Re"/"Kontra": two replies cannot answer each other.
-                other_side = _gegner(seite)
+                other_side = gegner(seite)
                 if not kann_zurueck(data.ansagen, seite):
                     raise RuleViolation(
                         R.ansagen,
-                        f'"Einen zurück" ({name}) setzt eine Ansage der Gegenpartei voraus ("{_ansage_name(other_side)}")',
+                        f'"Einen zurück" ({name}) setzt eine Ansage der Gegenpartei voraus ("{ansage_name(other_side)}")',
                     )
             if a.absage and not kann_absagen(data.ansagen, seite):
                 raise RuleViolation(R.ansagen, f'Die Absage "{a.absage}" setzt "{name}" (oder "Einen zurück") voraus')
@@ -665,10 +400,10 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             if mine.doppelkopf * 40 > augen[seite]:
                 raise RuleViolation(
                     R.sonderpunkte,
-                    f"{_ansage_name(seite)} hat {augen[seite]} Augen, zu wenig für {mine.doppelkopf} Doppelkopf (je 40 Augen)",
+                    f"{ansage_name(seite)} hat {augen[seite]} Augen, zu wenig für {mine.doppelkopf} Doppelkopf (je 40 Augen)",
                 )
             if schwarz == seite and mine.summe:
-                raise RuleViolation(R.sonderpunkte, f"{_ansage_name(seite)} hat keinen Stich gemacht, also keine Sonderpunkte")
+                raise RuleViolation(R.sonderpunkte, f"{ansage_name(seite)} hat keinen Stich gemacht, also keine Sonderpunkte")
             if mine.fuchs:
                 # Each caught Fuchs (11 Augen) lies in a trick of this side; the other cards of such
                 # a trick are worth at least a Bube (2) each without Neunen.
@@ -677,7 +412,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                     what = "einem gefangenen Fuchs" if mine.fuchs == 1 else f"{mine.fuchs} gefangenen Füchsen"
                     raise RuleViolation(
                         R.sonderpunkte,
-                        f"{_ansage_name(seite)} hat {augen[seite]} Augen; Stiche mit {what} haben mindestens {need} Augen",
+                        f"{ansage_name(seite)} hat {augen[seite]} Augen; Stiche mit {what} haben mindestens {need} Augen",
                     )
 
     # -- counting ---------------------------------------------------------------------------
@@ -688,7 +423,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
 
         def reaches(seite: Seite, rang: int) -> bool:
             name, limit = STUFEN[rang - 1]
-            other = _gegner(seite)
+            other = gegner(seite)
             return schwarz == other if name == "schwarz" else augen[other] < limit
 
         re_abs, kontra_abs = a.re.rang, a.kontra.rang
@@ -709,7 +444,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         """The levels ``seite`` is paid: reached (when it won) or announced, plus the Zusatzpunkt."""
         a = data.ansagen
         augen = {"re": data.augen, "kontra": 240 - data.augen}
-        other = _gegner(seite)
+        other = gegner(seite)
         items: list[str] = []
         for rang, (name, limit) in enumerate(STUFEN, start=1):
             announced_own = won and a.of(seite).rang >= rang
@@ -749,7 +484,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             base = len(re_items) - len(kontra_items)
         else:
             seite = winner
-            steps.append(Explanation(rule=R.sieger, text=f"{_ansage_name(winner)} gewinnt ({self._need_text(data, winner)})"))
+            steps.append(Explanation(rule=R.sieger, text=f"{ansage_name(winner)} gewinnt ({self._need_text(data, winner)})"))
             items = [
                 "keine 120",
                 *(["gegen (die Alten)"] if winner == "kontra" else []),
@@ -758,7 +493,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             base = len(items)
 
         own_sp = data.sonderpunkte.of(seite).items()
-        other_sp = data.sonderpunkte.of(_gegner(seite)).items()
+        other_sp = data.sonderpunkte.of(gegner(seite)).items()
         before = not opts.sonderpunkte_nach_verdopplung
         # Regel 22 lists the winners' own Sonderpunkte in the count line itself.
         inline = before and winner is not None
@@ -792,7 +527,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                     return 0, steps
                 seite = "re" if value > 0 else "kontra"
                 value = abs(value)
-                suffix = f" für {_ansage_name(seite)}"
+                suffix = f" für {ansage_name(seite)}"
             for s in announcers:
                 value += opts.solo_ansage_punkte
                 steps.append(
@@ -816,7 +551,7 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
     @staticmethod
     def _word(data: GameData, seite: Seite) -> str:
         """What the side said: "Re", "Kontra" or "Einen zurück"."""
-        return "Einen zurück" if data.ansagen.of(seite).zurueck else _ansage_name(seite)
+        return "Einen zurück" if data.ansagen.of(seite).zurueck else ansage_name(seite)
 
     def _doubling_order(self, data: GameData) -> list[Seite]:
         """Sides that doubled, the first announcer first (a reply "zurück" comes second)."""
@@ -827,12 +562,12 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
     def _need_text(self, data: GameData, winner: Seite) -> str:
         a = data.ansagen
         augen = {"re": data.augen, "kontra": 240 - data.augen}
-        loser = _gegner(winner)
+        loser = gegner(winner)
         own, other = a.of(winner), a.of(loser)
         if own.absage:
             return f'"{own.absage}" erfüllt mit {augen[winner]} Augen'
         if other.absage:
-            return f'"{other.absage}" von {_ansage_name(loser)} nicht erfüllt: {augen[loser]} Augen'
+            return f'"{other.absage}" von {ansage_name(loser)} nicht erfüllt: {augen[loser]} Augen'
         only_kontra = a.kontra.verdoppelt and not a.re.verdoppelt
         if winner == "re":
             return f"{augen['re']} Augen, {'120 reichen, da nur Kontra angesagt' if only_kontra else '121 nötig'}"
@@ -1043,6 +778,15 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
                 for p in state.order
             },
             pflichtsolo_offen=self._pflichtsolo_offen(state, ctx),
+        )
+
+    def chart_marks(self, options: DoppelkopfOptions, result: BaseModel) -> ChartMarks:
+        """The course chart picks out each player's Pflichtsolo (Regel 6)."""
+        assert isinstance(result, DoppelkopfResult)
+        return ChartMarks(
+            games=tuple(
+                (player.pflichtsolo, pid, "Pflichtsolo") for pid, player in result.spieler.items() if player.pflichtsolo is not None
+            )
         )
 
     def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:

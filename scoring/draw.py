@@ -39,16 +39,14 @@ import random
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from pydantic import Field
 
 from .limits import MAX_NUMBER
 from .model import Frozen, Participant, Sheet, SheetContext
+from .plan import TournamentPlan
 from .registry import find_ruleset
-
-if TYPE_CHECKING:
-    from .tournament import Roster, TournamentPlan
+from .roster import Roster
 
 
 class DrawError(ValueError):

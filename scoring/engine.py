@@ -226,6 +226,19 @@ class Context(Generic[OptionsT]):
         return participant_id
 
 
+@dataclass(frozen=True)
+class ChartMarks:
+    """What a ruleset marks on the course chart of a sheet besides the running counts
+    (``Ruleset.chart_marks``; ``course.py`` draws them)."""
+
+    levels: tuple[tuple[int, str], ...] = ()
+    """Lines across the chart, ``(value, label)``: "Bummerl bei 15", "Schneider bei 0"."""
+    bands: tuple[tuple[int, int, str], ...] = ()
+    """Zones across the chart, ``(low, high, label)``: "gspannt (13/14)"."""
+    games: tuple[tuple[int, str, str], ...] = ()
+    """Games picked out, ``(entry, participant id, what)``: ``(7, "p2", "Pflichtsolo")``."""
+
+
 class CloseData(Frozen):
     """Data of a ``close`` entry: who signed the sheet, and an override the organizer recorded."""
 
@@ -435,6 +448,11 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
         """How many parts of the sheet that restart the count (Bummerl) ``state`` has closed;
         ``None`` where the rules have no such parts. Rulesets with Bummerl override this."""
         return None
+
+    def chart_marks(self, options: OptionsT, result: BaseModel) -> ChartMarks:
+        """What the course chart of a sheet with these ``options`` and this ``result`` marks: the
+        target, zones, games picked out. Nothing where the rules name none; rulesets override this."""
+        return ChartMarks()
 
     def option_choices(self) -> dict[str, dict[str, str]]:
         """For options that take a set of keys: the keys a player may choose, with their German names."""

@@ -7,12 +7,15 @@ line and column of a JSON syntax error, "keine UTF-8-Datei", "leere Datei").
 
 The CLI, the store, the app and the host use it through three functions:
 
-- ``parse_sheet(data, source=...)``: bytes of a sheet file to a ``Sheet``, or
-  ``SheetInputError`` (a ``ValueError``) whose ``str()`` is the message;
-- ``load_json(data, source=..., ...)``: the same checks for any JSON document (a backup);
+- ``parse_sheet(data, source=...)`` (in ``sheetfile.py``, which knows the rulesets' entry kinds):
+  bytes of a sheet file to a ``Sheet``, or ``SheetInputError`` (a ``ValueError``) whose ``str()``
+  is the message;
+- ``load_json(data, source=..., ...)``: the checks of a sheet file for any JSON document (a backup);
 - ``explain(error, source=...)``: the message for any refusal (pydantic ``ValidationError``,
   ``RuleViolation``, ``UnknownRuleset``, JSON and UTF-8 errors, storage and import errors).
 
+Nothing here asks the registry (the engine words its refusals with this module): where a message
+names the entry kinds a ruleset knows, the caller passes them (``sheetfile.allowed_kinds``).
 Pure: no I/O. ``docs/fehlermeldungen.md`` shows the messages for the most common mistakes.
 """
 
@@ -27,8 +30,8 @@ import annotated_types
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from .limits import MAX_DOCUMENT_DEPTH, MAX_ENTRIES, MAX_SHEET_BYTES, find_problem
-from .model import INPUT_LIMIT, Sheet
+from .limits import MAX_DOCUMENT_DEPTH, MAX_SHEET_BYTES, find_problem
+from .model import INPUT_LIMIT
 
 
 class SheetInputError(ValueError):
@@ -276,23 +279,10 @@ def _bounds(field: FieldInfo | None) -> tuple[Any, Any]:
     return low, high
 
 
-def _allowed_kinds(doc: Any) -> str | None:
-    """``game, gehen, ...``: the entry kinds of the ruleset a raw sheet names, if it is known."""
-    from .registry import all_rulesets  # the registry imports the engine, which imports this module
-
-    ruleset_id = (
-        doc.get("ruleset", {}).get("id") if isinstance(doc, Mapping) and isinstance(doc.get("ruleset"), Mapping) else None
-    )
-    for ruleset in all_rulesets():
-        if ruleset.id == ruleset_id:
-            return f"{ruleset.title} kennt: {', '.join(ruleset.describe()['entry_kinds'])}"
-    return None
-
-
 # -- pydantic errors ----------------------------------------------------------------------------------------
 
 
-def _one(item: Mapping[str, Any], model: type[BaseModel] | None, doc: Any, prefix: Sequence[str | int]) -> str:
+def _one(item: Mapping[str, Any], model: type[BaseModel] | None, kinds: str | None, prefix: Sequence[str | int]) -> str:
     loc = [*prefix, *item["loc"]]
     kind = item["type"]
     ctx = item.get("ctx") or {}
@@ -343,7 +333,6 @@ def _one(item: Mapping[str, Any], model: type[BaseModel] | None, doc: Any, prefi
         return f"{label} hat zu viele Einträge (höchstens {ctx.get('max_length')})"
     if kind == "string_pattern_mismatch":
         if name == "kind":
-            kinds = _allowed_kinds(doc)
             return f"{label}: {shown(given)} ist keine Eintragsart" + (
                 f"; {kinds}" if kinds else " (Kleinbuchstaben, z. B. 'game')"
             )
@@ -359,19 +348,19 @@ def validation_message(
     error: ValidationError,
     *,
     model: type[BaseModel] | None = None,
-    doc: Any = None,
+    kinds: str | None = None,
     prefix: Sequence[str | int] = (),
     limit: int = 3,
 ) -> str:
     """A German message for a pydantic error: each field as a player calls it, what is wrong, what is allowed.
 
-    ``model`` is the model that was validated (for the allowed fields and ranges), ``doc`` the raw
-    input (for the entry kinds of its ruleset), ``prefix`` where the validated value sits in a
-    larger document. At most ``limit`` problems are named, then how many more there are.
+    ``model`` is the model that was validated (for the allowed fields and ranges), ``kinds`` the
+    entry kinds the ruleset of the input knows (``sheetfile.allowed_kinds``, named for an entry kind
+    that is none), ``prefix`` where the validated value sits in a larger document. At most ``limit`` problems are named, then how many more there are.
     """
     seen: list[str] = []
     for item in error.errors():
-        text = _one(item, model, doc, prefix)
+        text = _one(item, model, kinds, prefix)
         if text not in seen:
             seen.append(text)
     if not seen:
@@ -453,24 +442,6 @@ def load_json(
         path, reason = problem
         raise SheetInputError(f"{field_label(path)} {reason}", source=source)
     return value
-
-
-def parse_sheet(data: bytes, *, source: str | None) -> Sheet:
-    """The sheet in ``data`` (the bytes of a sheet file), or ``SheetInputError`` with the German message.
-
-    ``source`` names the file (or the device it came from) in the message.
-    """
-    try:
-        doc = load_json(data, source=source)
-    except SheetInputError as error:
-        raise SheetInputError(f"kein gültiges Blatt: {error.reason}", source=source) from None
-    entries = doc.get("entries")
-    if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
-        raise SheetInputError(f"kein gültiges Blatt: zu viele Einträge ({len(entries)}; höchstens {MAX_ENTRIES})", source=source)
-    try:
-        return Sheet.model_validate(doc)
-    except ValidationError as error:
-        raise SheetInputError(f"kein gültiges Blatt: {validation_message(error, model=Sheet, doc=doc)}", source=source) from None
 
 
 # -- any refusal -------------------------------------------------------------------------------------------------

@@ -80,9 +80,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
+from .engine import ChartMarks, CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
 from .model import Frozen, Participant, Sheet
 from .registry import register
 
@@ -372,6 +372,11 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         """Where the written stand ends a Bummerl and where a side is Schneider (Allgemeine Regeln):
         ``target`` and 0, or with ``countdown`` 0 and ``target`` (what a side still needs)."""
         return (0, options.target) if options.countdown else (options.target, 0)
+
+    def chart_marks(self, options: SchnapsenOptions, result: BaseModel) -> ChartMarks:
+        """The course chart: where the written stand ends a Bummerl and the Schneider line (``stand_lines``)."""
+        goal, schneider = self.stand_lines(options)
+        return ChartMarks(levels=((goal, f"Bummerl bei {goal}"), (schneider, f"Schneider bei {schneider}")))
 
     def stage(self, state: _State) -> int:
         """Bummerl closed so far."""

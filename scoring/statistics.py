@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from .doppelkopf_games import ist_solo
 from .engine import EffectiveEntry, Line, RuleViolation, Score, effective_entries
 from .model import Participant, Sheet
 from .registry import find_ruleset
@@ -229,8 +230,6 @@ def _schafkopf_types(games: Sequence[Line], data: Mapping[int, EffectiveEntry], 
 
 
 def _doppelkopf_solos(games: Sequence[Line], data: Mapping[int, EffectiveEntry], pid: str) -> TypeCount:
-    from .doppelkopf import ist_solo
-
     count = TypeCount()
     for line in games:
         raw = data[line.entry].data

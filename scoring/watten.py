@@ -47,9 +47,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
+from .engine import ChartMarks, CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -188,6 +188,14 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         """Regel 8: gspannt with 13 or 14 points (``target - 2`` or ``target - 1``)."""
         low, high = self.gspannt_zone(options)
         return low <= state.stand[team] <= high
+
+    def chart_marks(self, options: WattenOptions, result: BaseModel) -> ChartMarks:
+        """The course chart: the target that ends a Bummerl (Regel 1) and the gspannt zone (Regel 8)."""
+        low, high = self.gspannt_zone(options)
+        return ChartMarks(
+            levels=((options.target, f"Bummerl bei {options.target}"),),
+            bands=((low, high, f"gspannt ({low}/{high})"),),
+        )
 
     def stage(self, state: _State) -> int:
         """Bummerl closed so far (Regel 1)."""

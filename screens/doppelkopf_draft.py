@@ -1,6 +1,7 @@
 """The Doppelkopf entry panel's state: one game, a Strafe or a Schmeißen, as the player taps it.
 
-It asks the ruleset (``scoring.doppelkopf``) for every rule fact: who deals and sits out
+It asks the ruleset (``scoring.doppelkopf`` and its ``doppelkopf_games``, ``doppelkopf_input``,
+``doppelkopf_table``) for every rule fact: who deals and sits out
 (``Tischlage``, Regel 25), which game types the options allow, how many Re players a type has,
 which announcements and Sonderpunkte are possible, whose Pflichtsolo is open. It holds the taps
 and turns them into the raw ``(kind, data)`` of a log entry in the shape of the sheet format
@@ -16,22 +17,9 @@ from typing import Any, Literal
 import flet as ft
 
 from scoring import Entry, Score, Sheet, effective_entries, find_ruleset
-from scoring.doppelkopf import (
-    SOLI,
-    STUFEN,
-    Ansagen,
-    DoppelkopfOptions,
-    Seite,
-    Tischlage,
-    ist_solo,
-    kann_absagen,
-    kann_zurueck,
-    karo_trumpf,
-    re_anzahl,
-    sitzordnung,
-    sonderpunkte_grenzen,
-    spieltypen,
-)
+from scoring.doppelkopf_games import SOLI, STUFEN, Seite, ist_solo, karo_trumpf, re_anzahl
+from scoring.doppelkopf_input import Ansagen, DoppelkopfOptions, kann_absagen, kann_zurueck, sonderpunkte_grenzen, spieltypen
+from scoring.doppelkopf_table import Tischlage, sitzordnung
 
 from .drafts import DraftIncomplete, assign, checker, refusal
 

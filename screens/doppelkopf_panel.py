@@ -14,7 +14,7 @@ from typing import cast
 
 import flet as ft
 
-from scoring.doppelkopf import Seite
+from scoring.doppelkopf_games import Seite
 
 from .doppelkopf_draft import (
     ABSAGEN,

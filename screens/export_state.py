@@ -2,7 +2,7 @@
 import of a backup (or of one shared sheet) with its report.
 
 The files are made by the pure functions of the core (``scoring.printout.sheet_pdf``,
-``scoring.tournament.games_csv``, ``Sheet.to_json``) and of storage (the backup format of
+``scoring.csv_export.games_csv``, ``Sheet.to_json``) and of storage (the backup format of
 ``storage/backup.py``, which ``tischblock export``/``import`` use too); this module only names them
 and keeps what the screen shows. Handing the bytes to the platform (share sheet or download) is the
 screen's job (``screens/share.py``).
@@ -22,10 +22,11 @@ from typing import Literal
 import flet as ft
 
 from scoring import Sheet, find_ruleset
+from scoring.csv_export import games_csv
 from scoring.limits import MAX_BACKUP_BYTES
-from scoring.messages import SheetInputError, explain, parse_sheet
+from scoring.messages import SheetInputError, explain
 from scoring.printout import sheet_pdf
-from scoring.tournament import games_csv
+from scoring.sheetfile import parse_sheet
 from storage import BackupError, ImportOutcome, SheetStore, StorageError, StoredSheet, import_backup, read_backup
 from storage.backup import backup_document
 

@@ -34,6 +34,7 @@ from pydantic import ValidationError
 from scoring import find_ruleset
 from scoring.limits import MAX_BACKUP_BYTES
 from scoring.messages import SheetInputError, explain, load_json, text_cell, validation_message
+from scoring.sheetfile import allowed_kinds
 
 from . import schema
 from .atomic import atomic_write_bytes
@@ -126,8 +127,9 @@ def read_backup(path: str | Path) -> list[StoredSheet]:
                 )
             out.append(stored)
         except ValidationError as error:
+            kinds = allowed_kinds(item.get("sheet") if isinstance(item, dict) else None)
             raise BackupError(
-                f"Blatt {number} der Sicherung {path} ist ungültig ({validation_message(error, model=StoredSheet, doc=item.get('sheet') if isinstance(item, dict) else None)}); es wurde nichts eingelesen."
+                f"Blatt {number} der Sicherung {path} ist ungültig ({validation_message(error, model=StoredSheet, kinds=kinds)}); es wurde nichts eingelesen."
             ) from None
         except BackupError:
             raise

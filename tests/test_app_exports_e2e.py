@@ -16,8 +16,8 @@ import pypdf
 import pytest
 
 from scoring import Entry, Sheet
+from scoring.csv_export import games_csv
 from scoring.printout import sheet_pdf
-from scoring.tournament import games_csv
 from storage import SheetStore, StoredSheet, read_backup
 from storage.backup import backup_document
 

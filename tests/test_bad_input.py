@@ -353,7 +353,8 @@ def test_parse_sheet_and_explain_are_the_plain_api() -> None:
     from pydantic import ValidationError
 
     from scoring import RuleViolation, UnknownRuleset
-    from scoring.messages import SheetInputError, explain, parse_sheet
+    from scoring.messages import SheetInputError, explain
+    from scoring.sheetfile import parse_sheet
 
     for path in sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".score.json")):
         assert isinstance(parse_sheet(path.read_bytes(), source=path.name), Sheet)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring import Sheet, find_ruleset
-from scoring.tournament import RosterError
+from scoring.roster import RosterError
 from sync.host.desk import TURNIERLEITUNG, Desk, DeskError
 from sync.host.records import NewRevision
 from sync.host.store import HostStore

@@ -548,7 +548,7 @@ def test_regel_20_ein_gefangener_fuchs_liegt_in_den_stichen_der_partei() -> None
     assert play(H, re=["p1", "p2"], augen=26, sonderpunkte={"re": {"fuchs": 2}})["p3"] == 3
 
 
-# -- what the entry panel asks the rules (scoring/doppelkopf.py's small pure helpers) ------------
+# -- what the entry panel asks the rules (scoring/doppelkopf*.py's small pure helpers) -----------
 def test_tischlage_vor_einem_eintrag_zeigt_geber_aussitzenden_und_offene_pflichtsoli() -> None:
     from scoring.doppelkopf import DoppelkopfTurnier
 
@@ -569,7 +569,8 @@ def test_tischlage_vor_einem_eintrag_zeigt_geber_aussitzenden_und_offene_pflicht
 
 
 def test_spieltypen_folgen_den_optionen_und_sonderpunkte_grenzen_dem_dokument() -> None:
-    from scoring.doppelkopf import DoppelkopfHaus, DoppelkopfTurnier, sonderpunkte_grenzen, spieltypen
+    from scoring.doppelkopf import DoppelkopfHaus, DoppelkopfTurnier
+    from scoring.doppelkopf_input import sonderpunkte_grenzen, spieltypen
 
     turnier, haus = DoppelkopfTurnier().options(), DoppelkopfHaus().options()
     assert "armut" not in spieltypen(turnier) and "koehler" not in spieltypen(turnier)
@@ -579,7 +580,8 @@ def test_spieltypen_folgen_den_optionen_und_sonderpunkte_grenzen_dem_dokument() 
 
 
 def test_ansage_helfer_sagen_was_die_pruefung_erlaubt() -> None:
-    from scoring.doppelkopf import Ansagen, ist_solo, kann_absagen, kann_zurueck, karo_trumpf, re_anzahl
+    from scoring.doppelkopf_games import ist_solo, karo_trumpf, re_anzahl
+    from scoring.doppelkopf_input import Ansagen, kann_absagen, kann_zurueck
 
     nur_re = Ansagen.model_validate({"re": {"ansage": True}})
     assert kann_zurueck(nur_re, "kontra") and not kann_zurueck(nur_re, "re")
@@ -591,7 +593,7 @@ def test_ansage_helfer_sagen_was_die_pruefung_erlaubt() -> None:
 
 
 def test_sitzordnung_folgt_den_plaetzen_ohne_platz_zuletzt() -> None:
-    from scoring.doppelkopf import sitzordnung
+    from scoring.doppelkopf_table import sitzordnung
 
     people = [
         Participant(id="a", name="A"),

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from scoring import find_ruleset
 from scoring.draw import DrawError, RoundDraw, draw_round, draw_table, meetings, sheet_for
-from scoring.tournament import Entrant, Roster, TournamentPlan, plan_for
+from scoring.plan import TournamentPlan, plan_for
+from scoring.roster import Entrant, Roster
 
 #: Ruleset -> the smallest count from which three rounds are drawn with no pair meeting twice.
 #: Below it no such draw exists: a second round needs as many tables as a table has seats (a

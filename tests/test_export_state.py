@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from scoring import Entry, Participant, Sheet, SheetContext, find_ruleset
-from scoring.tournament import games_csv
+from scoring.csv_export import games_csv
 from screens.export_state import ExportState, backup_export, file_stem, import_file, sheet_export, slug
 from storage import SheetStore, read_backup
 

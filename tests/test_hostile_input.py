@@ -33,7 +33,8 @@ from hypothesis import strategies as st
 
 import cli
 from scoring import Entry, Sheet
-from scoring.messages import SheetInputError, parse_sheet
+from scoring.messages import SheetInputError
+from scoring.sheetfile import parse_sheet
 from storage import SheetStore, StorageError, export_backup
 from storage.backup import _checksum
 

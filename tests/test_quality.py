@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ast
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from .conftest import ROOT
 
@@ -65,3 +68,74 @@ def test_the_import_check_sees_dotted_and_from_imports() -> None:
         "flet",
         "sqlalchemy",
     }
+
+
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+PACKAGES = ("scoring", "storage", "sync", "screens")
+
+
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", str(root / "pyproject.toml")],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+def test_the_layers_hold() -> None:
+    """import-linter's contracts (pyproject.toml): scoring imports no I/O, storage no screens or sync,
+    the phone app nothing of the organizer's host, the host no screens; no package has an import circle."""
+    done = lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout, done.stdout
+
+
+def test_the_contracts_catch_a_circle_a_forbidden_import_and_the_phone_importing_the_host(tmp_path: Path) -> None:
+    """The contracts can fail: a copy of the tree with one of each breach is refused, each named."""
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "scoring" / "planted_db.py").write_text("import sqlalchemy\n", encoding="utf-8")
+    (tmp_path / "screens" / "planted_host.py").write_text("from sync.host import desk\n", encoding="utf-8")
+    (tmp_path / "storage" / "planted_a.py").write_text("def f() -> None:\n    from . import planted_b\n", encoding="utf-8")
+    (tmp_path / "storage" / "planted_b.py").write_text("from . import planted_a\n", encoding="utf-8")
+    done = lint_imports(tmp_path)
+    assert done.returncode != 0
+    assert "scoring.planted_db -> sqlalchemy" in done.stdout, done.stdout
+    assert "screens.planted_host -> sync.host" in done.stdout, done.stdout
+    assert "No cycles are allowed in storage" in done.stdout, done.stdout
+
+
+def function_local_imports(path: Path, root: Path = ROOT) -> list[str]:
+    """``path:line`` of every import inside a function or class body (module level and
+    ``if TYPE_CHECKING:`` blocks are fine)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted(
+        {
+            f"{path.relative_to(root)}:{inner.lineno}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            for inner in ast.walk(node)
+            if isinstance(inner, ast.Import | ast.ImportFrom)
+        },
+        key=lambda place: int(place.rsplit(":", 1)[1]),
+    )
+
+
+def test_no_function_local_imports_that_could_hide_a_circle() -> None:
+    """Every module imports at its top, so import-linter sees each dependency and no module dodges a
+    circle by importing late. (cli.py loads each subcommand's parts lazily on purpose: ``tischblock
+    score`` needs no tinydb, the host no flet.)"""
+    files = [p for package in PACKAGES for p in (ROOT / package).rglob("*.py")] + [ROOT / "main.py"]
+    offenders = [place for path in files for place in function_local_imports(path)]
+    assert not offenders, offenders
+
+
+def test_the_local_import_check_sees_imports_in_functions_and_methods(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import os\n\ndef f():\n    import re\n\nclass C:\n    def g(self):\n        from x import y\n")
+    assert function_local_imports(module, tmp_path) == ["m.py:4", "m.py:8"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scoring import Entry, Score, Sheet
-from scoring.tournament import Standings, tournament_standings
+from scoring.standings import Standings, tournament_standings
 
 from .tournament_data import (
     SCHAFKOPF_HUNDERT,
@@ -116,7 +116,7 @@ def test_withdrawn_entrants_keep_their_finished_rounds() -> None:
 
 def test_entrants_without_a_counted_sheet_are_listed_last() -> None:
     tournament = schnapsen_tournament()
-    from scoring.tournament import Entrant
+    from scoring.roster import Entrant
 
     roster = tournament.roster.with_entrant(Entrant(start_number=5, name="Nachzügler", members=("X", "Y")))
     standings = tournament_standings(tournament.plan, roster, tournament.sheets)

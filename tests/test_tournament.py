@@ -11,20 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import find_ruleset
+from scoring.csv_export import GAMES_COLUMNS, games_csv, standings_csv
 from scoring.draw import Seat, TableDraw, draw_round, sheet_for
-from scoring.tournament import (
-    GAMES_COLUMNS,
-    Entrant,
-    Roster,
-    RosterError,
-    TournamentPlan,
-    Unit,
-    games_csv,
-    plan_for,
-    standings_csv,
-    table_status,
-    tournament_standings,
-)
+from scoring.plan import TournamentPlan, plan_for
+from scoring.roster import Entrant, Roster, RosterError, Unit
+from scoring.standings import tournament_standings
+from scoring.table_status import table_status
 
 from .conftest import DATA
 from .tournament_data import SCHAFKOPF_HUNDERT, make_sheet, schafkopf_tournament, watten_entries, watten_roster, watten_tournament

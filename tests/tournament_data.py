@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring import Entry, Participant, Sheet, SheetContext, find_ruleset
-from scoring.tournament import Entrant, Roster, TournamentPlan, plan_for
+from scoring.plan import TournamentPlan, plan_for
+from scoring.roster import Entrant, Roster
 
 Expected = tuple[int, int, tuple[str | int, ...], str]
 

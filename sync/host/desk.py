@@ -3,7 +3,8 @@
 ``Desk(store)`` works on the host's current tournament. The HTTP endpoints (``organizer_api.py``) and
 the organizer's pages call these methods and nothing else, so this is the one place of the
 host's tournament logic; the rules themselves (plan, roster, draw, standings, table states, CSV)
-are the pure functions of ``scoring/tournament.py`` and ``scoring/draw.py``.
+are the pure functions of ``scoring/`` (``plan.py``, ``roster.py``, ``draw.py``, ``standings.py``,
+``table_status.py``, ``csv_export.py``).
 
 Every method refuses bad input with a ``DeskError`` (a ``ValueError``) whose ``str()`` is a German
 sentence saying where and why, and then has changed nothing.
@@ -42,22 +43,14 @@ from pydantic import ValidationError
 
 from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effective_entries, find_ruleset
 from scoring.compare import Comparison, compare_scored, compare_sheets
+from scoring.csv_export import games_csv, standings_csv
 from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
-from scoring.tournament import (
-    Entrant,
-    Roster,
-    RosterError,
-    Standings,
-    TableStatus,
-    TournamentPlan,
-    games_csv,
-    plan_for,
-    standings_csv,
-    table_status,
-    tournament_standings,
-)
+from scoring.plan import TournamentPlan, plan_for
+from scoring.roster import Entrant, Roster, RosterError
+from scoring.standings import Standings, tournament_standings
+from scoring.table_status import TableStatus, table_status
 
 from ..protocol import body_sha256
 from .credentials import new_join_code

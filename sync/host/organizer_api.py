@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from scoring import RuleViolation
-from scoring.tournament import RosterError
+from scoring.roster import RosterError
 
 from ..protocol import API_PREFIX, ConflictInfo, SheetSummary, TableState
 from .auth import organizer_required
