@@ -131,7 +131,7 @@ def test_a_paper_tischliste_counts_and_a_later_phone_sheet_is_compared_with_it(
     comparison, other = desk.comparison(next(r for r in stored if r.sheet_id == phone.id))
     assert comparison is not None and comparison.agree, comparison
     assert other == PAPIER
-    assert [t.status.state for t in desk.tables(1)][0] in ("unterschrieben", "fehlt")
+    assert desk.tables(1)[0].status.state in ("unterschrieben", "fehlt")
     sheets, notes = desk.result_sheets(1)
     assert len(sheets) == 1, notes
 
@@ -210,7 +210,7 @@ def test_a_refused_paper_tischliste_stores_nothing(
 
 def test_an_unfinished_paper_sheet_needs_the_turnierleitungs_note(store: HostStore) -> None:
     desk = drawn_desk(store, "watten-turnier")
-    one = [("papier", {"stand": {"A": 15, "B": 9}})]
+    one: list[tuple[str, dict[str, Any]]] = [("papier", {"stand": {"A": 15, "B": 9}})]
     before = snapshot(store, desk)
     with pytest.raises(PaperError, match="Abschluss: Regel 11"):
         desk.enter_paper(1, 2, one)
