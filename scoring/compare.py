@@ -16,10 +16,11 @@ phones that gave a team different ids still compare.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from pydantic import Field
 
-from .engine import Line, Score
+from .engine import Line, Ruleset, Score
 from .model import CLOSE, Frozen, Sheet
 from .registry import find_ruleset
 
@@ -107,6 +108,9 @@ def _compare(a: Sheet, score_a: Score | None, b: Sheet, score_b: Score | None) -
         )
     assert score_a is not None and score_b is not None  # same ruleset: both were scored
     names = {p.key: p.name for p in a.participants}
+    ruleset = find_ruleset(a.ruleset.id)
+    if ruleset.is_paper_totals(score_a) or ruleset.is_paper_totals(score_b):
+        return _compare_totals(ruleset, (a, score_a, label_a), (b, score_b, label_b), names)
     games_a, games_b = _games(score_a), _games(score_b)
     compared = min(len(games_a), len(games_b))
     for number, (line_a, line_b) in enumerate(zip(games_a, games_b, strict=False), start=1):
@@ -138,3 +142,33 @@ def _compare(a: Sheet, score_a: Score | None, b: Sheet, score_b: Score | None) -
             ),
         )
     return Comparison(agree=True, games_compared=compared, message=f"Die Blätter stimmen überein ({_count(compared)})")
+
+
+def _compare_totals(
+    ruleset: Ruleset[Any, Any], first: tuple[Sheet, Score, str], second: tuple[Sheet, Score, str], names: Mapping[str, str]
+) -> Comparison:
+    """A paper Tischliste typed from its totals alone has no games to compare: both sheets are compared
+    by the numbers the paper writes at its foot (``Ruleset.paper_totals``: each Bummerl's stand, the
+    Spielpunkte and Tischpunkte, the points), in order, naming the first that differs."""
+    (a, score_a, label_a), (b, score_b, label_b) = first, second
+    totals_a = [(label, _by_key(a, points)) for label, points in ruleset.paper_totals(a, score_a)]
+    totals_b = [(label, _by_key(b, points)) for label, points in ruleset.paper_totals(b, score_b)]
+    for (what_a, points_a), (what_b, points_b) in zip(totals_a, totals_b, strict=False):
+        if what_a != what_b or points_a != points_b:
+            return Comparison(
+                agree=False,
+                games_compared=0,
+                message=f"Unterschied bei {what_a}: {label_a}: {_stand(points_a, names)}; {label_b}: {_stand(points_b, names)}",
+            )
+    if len(totals_a) != len(totals_b):
+        longer, shorter = (label_a, label_b) if len(totals_a) > len(totals_b) else (label_b, label_a)
+        missing = (totals_a if len(totals_a) > len(totals_b) else totals_b)[min(len(totals_a), len(totals_b))][0]
+        return Comparison(
+            agree=False, games_compared=0, message=f"Unterschied bei {missing}: {longer} hat es, {shorter} noch nicht"
+        )
+    shown = ", ".join(label for label, _ in totals_a)
+    return Comparison(agree=True, games_compared=0, message=f"Die Blätter stimmen in den Summen überein ({shown})")
+
+
+def _stand(points: Mapping[str, int], names: Mapping[str, str]) -> str:
+    return ", ".join(f"{names.get(key, key)} {value}" for key, value in points.items())

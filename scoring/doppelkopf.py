@@ -84,6 +84,7 @@ from .doppelkopf_input import (
     DoppelkopfOptions,
     GameData,
     HausOptions,
+    PapierData,
     SchmeissenData,
     StrafeData,
     TurnierOptions,
@@ -187,7 +188,12 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
     participant_counts = (4, 5)
     zero_sum = True
     round_label = "Runde"
-    entry_models: ClassVar[dict[str, type[Any]]] = {"game": GameData, "strafe": StrafeData, "schmeissen": SchmeissenData}
+    entry_models: ClassVar[dict[str, type[Any]]] = {
+        "game": GameData,
+        "strafe": StrafeData,
+        "schmeissen": SchmeissenData,
+        "papier": PapierData,
+    }
     R: ClassVar[_Regeln]
 
     def check_participants(self, sheet: Sheet) -> None:
@@ -612,6 +618,31 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         return points
 
     # -- other entries ---------------------------------------------------------------------------
+    def on_papier(self, state: _State, data: PapierData, ctx: Context[DoppelkopfOptions]) -> Outcome:
+        """The whole Runde typed from the paper Tischliste's sums: each player's points.
+
+        Regel 23 (Hausregeln III.): winners are written plus, losers minus, "Die Summe der Punkte
+        aller Spieler muss bei jedem Spiel stets 0 sein", so the sums add up to 0 as well (a
+        Regelverstoß, -15 and +5 each, too). The Runde counts as played in full (Regel 1), its
+        Pflichtsoli as the signed paper says."""
+        if state.games:
+            raise RuleViolation(self.R.spiele, "Die Summen vom Papier stehen für die ganze Runde; das Blatt hat schon Spiele")
+        if set(data.punkte) != set(state.order):
+            names = ", ".join(ctx.name(p) for p in state.order)
+            raise RuleViolation(self.R.teilnehmer, f"Die Punkte braucht es für genau diese Spieler: {names}")
+        punkte = {p: data.punkte[p] for p in state.order}
+        total = sum(punkte.values())
+        if total != 0:
+            shown = ", ".join(f"{ctx.name(p)} {v:+d}" for p, v in punkte.items())
+            raise RuleViolation(self.R.aufschreiben, f"Die Punkte ergeben zusammen {total:+d}, nicht 0 ({shown})")
+        self._book(state, punkte)
+        state.games = self.games_total(state)
+        for p in state.order:
+            state.played[p] = 16
+            state.pflichtsolo.setdefault(p, ctx.entry)
+        text = ", ".join(f"{ctx.name(p)} {v:+d}" for p, v in punkte.items())
+        return Outcome(punkte, [Explanation(rule=self.R.aufschreiben, text=f"Runde vom Papier: {text}", points=punkte)])
+
     def on_strafe(self, state: _State, data: StrafeData, ctx: Context[DoppelkopfOptions]) -> Outcome:
         """Regel 24 (-15, +5 each, no game) or Hausregel 2 (-9, +3 each, the game ends)."""
         R, opts = self.R, ctx.options

@@ -96,6 +96,12 @@ class StrafeData(Frozen):
     spiel: Literal["fortgefuehrt", "wiederholt"] | None = None
 
 
+class PapierData(Frozen):
+    """A Runde as the paper Tischliste sums it up (``papier``): each player's points."""
+
+    punkte: dict[str, int]
+
+
 class SchmeissenData(Frozen):
     spieler: str
 

@@ -37,6 +37,11 @@ from .model import CLOSE, CORRECTION, VOID, Entry, Frozen, Participant, RulesetR
 Points = dict[str, int]
 
 
+PAPER = "papier"
+"""Entry kind of a paper Tischliste typed at the desk from its totals alone (every ruleset family has
+one, checked where its rules allow; see ``paper_totals``)."""
+
+
 class RuleViolation(ValueError):
     """An entry or sheet the rules do not allow. ``str()`` is a German message naming the rule."""
 
@@ -457,6 +462,16 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
     def option_choices(self) -> dict[str, dict[str, str]]:
         """For options that take a set of keys: the keys a player may choose, with their German names."""
         return {}
+
+    def paper_totals(self, sheet: Sheet, score: Score) -> tuple[tuple[str, dict[str, int]], ...]:
+        """The numbers a paper Tischliste writes at its foot, each labelled ("Bummerl 2", "Spielpunkte"),
+        per participant id: what a sheet typed from the paper totals alone (entry kind ``papier``)
+        is compared by. Default: each participant's total; rulesets with Bummerl or Tischpunkte override."""
+        return (("Punkte", dict(score.totals)),)
+
+    def is_paper_totals(self, score: Score) -> bool:
+        """Was the sheet typed from the paper's totals alone (a ``papier`` entry), not game by game?"""
+        return any(line.kind == PAPER for line in score.lines)
 
     # -- description -----------------------------------------------------------------------
     def describe(self) -> dict[str, Any]:

@@ -184,6 +184,13 @@ class GameData(Frozen):
     fehler: FehlerData | None = None
 
 
+class PapierData(Frozen):
+    """A Serie as the paper Tischliste sums it up (``papier``): each player's Spielpunkte and Tischpunkte."""
+
+    spielpunkte: dict[str, int]
+    tischpunkte: dict[str, int]
+
+
 class SpielerErgebnis(Frozen):
     """One player's line of the Serie (what goes into the Spielerausweis)."""
 
@@ -343,7 +350,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
     zero_sum = True
     round_label = "Serie"
     Options = SchafkopfOptions
-    entry_models = {"game": GameData}
+    entry_models = {"game": GameData, "papier": PapierData}
 
     # -- sheet -------------------------------------------------------------------------------
     def check_participants(self, sheet: Sheet) -> None:
@@ -713,6 +720,53 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             return []
         state.reuegeld[payer] += cents
         return [Explanation(rule=REUEGELD, text=f"{ctx.name(payer)} zahlt {euro(cents)} ({why})")]
+
+    # -- a Serie from the paper's totals ------------------------------------------------------
+    def on_papier(self, state: _State, data: PapierData, ctx: Context[SchafkopfOptions]) -> Outcome:
+        """The whole Serie typed from the paper Tischliste's foot: Spielpunkte and Tischpunkte per player.
+
+        Checked as far as the document allows: every game gives the winners what the losers pay
+        (table of Spielpunkte), so the Spielpunkte add up to 0; the Tischpunkte are 40/30/20/10 by
+        place, shared when tied ("Nach jeder Serie werden zusätzlich folgende Tischpunkte
+        vergeben"), so they add up to 100 and must be those of the places the Spielpunkte give.
+        The Reuegeld is not on the paper's foot and stays 0."""
+        if state.games:
+            raise RuleViolation(SERIE, "Die Summen vom Papier stehen für die ganze Serie; das Blatt hat schon Spiele")
+        players = set(ctx.participant_ids)
+        for what, given in (("Spielpunkte", data.spielpunkte), ("Tischpunkte", data.tischpunkte)):
+            if set(given) != players:
+                names = ", ".join(ctx.name(p) for p in ctx.participant_ids)
+                raise RuleViolation(TEILNEHMER, f"{what}: es braucht genau die vier Spieler {names}")
+        spiel = {p: data.spielpunkte[p] for p in ctx.participant_ids}
+        tisch = {p: data.tischpunkte[p] for p in ctx.participant_ids}
+        if sum(spiel.values()) != 0:
+            shown = " ".join(f"{signed(v)}" for v in spiel.values())
+            raise RuleViolation(
+                SPIELPUNKTE,
+                f"Die Spielpunkte ergeben zusammen {sum(spiel.values()):+d}, nicht 0 ({shown}): "
+                "jedes Spiel gibt den Gewinnern, was die Verlierer zahlen",
+            )
+        if sum(tisch.values()) != 100:
+            shown = " + ".join(str(v) for v in tisch.values())
+            raise RuleViolation(TISCHPUNKTE, f"Die Tischpunkte ergeben {shown} = {sum(tisch.values())}, nicht 100 (40, 30, 20, 10)")
+        expected, places = tischpunkte(spiel)
+        wrong = [p for p in ctx.participant_ids if tisch[p] != expected[p]]
+        if wrong:
+            text = ", ".join(f"{ctx.name(p)} ist {places[p]}. mit {signed(spiel[p])}: {expected[p]}, nicht {tisch[p]}" for p in wrong)
+            raise RuleViolation(TISCHPUNKTE, f"Die Tischpunkte passen nicht zu den Spielpunkten ({text})")
+        state.spielpunkte = dict(spiel)
+        state.games = ctx.options.spiele
+        text = ", ".join(f"{ctx.name(p)} {signed(spiel[p])} / {tisch[p]}" for p in ctx.participant_ids)
+        return Outcome(spiel, [Explanation(rule=SPIELPUNKTE, text=f"Serie vom Papier (Spielpunkte / Tischpunkte): {text}", points=spiel)])
+
+    def paper_totals(self, sheet: Sheet, score: Score) -> tuple[tuple[str, dict[str, int]], ...]:
+        """The Tischliste's foot: Spielpunkte and Tischpunkte per player."""
+        result = score.result
+        assert isinstance(result, SchafkopfResult)
+        return (
+            ("Spielpunkte", {p: r.spielpunkte for p, r in result.spieler.items()}),
+            ("Tischpunkte", {p: r.tischpunkte for p, r in result.spieler.items()}),
+        )
 
     # -- close -------------------------------------------------------------------------------
     def on_close(self, state: _State, data: CloseData, ctx: Context[SchafkopfOptions]) -> Outcome:

@@ -256,6 +256,16 @@ class GameData(Frozen):
     rufer: str | None = Field(default=None, description="Wer Trumpf gerufen hat, wenn nicht der erwartete Rufer")
 
 
+class PapierData(Frozen):
+    """A Bummerl as the paper sheet shows it at its end (``papier``): each side's stand as written
+    (with ``countdown``: what each still needed), and the side that lost after leading 23:0."""
+
+    stand: dict[str, int]
+    retourschneider: str | None = None
+    offen: bool = False
+    """The sheet ended in this Bummerl before anyone reached the target: its points are written, it counts for nobody."""
+
+
 class Verlust(Frozen):
     """Who lost a Bummerl and how badly."""
 
@@ -314,7 +324,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
     """What Bauern- and Talonschnapsen share: catalogue, multipliers, Rufer, Bummerl."""
 
     zero_sum = False
-    entry_models = {"game": GameData}
+    entry_models = {"game": GameData, "papier": PapierData}
     input_rules = {"spritze": R_SPRITZEN}
 
     # -- seats -----------------------------------------------------------------------------
@@ -522,6 +532,61 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         return ""
 
     # -- Bummerl ---------------------------------------------------------------------------
+    def on_papier(self, state: _State, data: PapierData, ctx: Context[SchnapsenOptions]) -> Outcome:
+        """A whole Bummerl typed from the paper sheet: its end stand (Allgemeine Regeln: "das Spiel endet,
+        sobald ein Team 24 Punkte erreicht hat"; counting down: at null). So at least one side reached
+        the target, and the losers get their Bummerl, a Schneider with 0 points, as after the games;
+        a Retourschneider (led 23:0 and lost) is not in the stand and is named."""
+        opts = ctx.options
+        if self._finished(state, ctx):
+            raise RuleViolation(R_BUMMERL, f"Das Blatt ist mit {opts.bummerl_count} Bummerl beendet")
+        if state.open_games:
+            raise RuleViolation(R_BUMMERL, "Ein Bummerl vom Papier beginnt ein neues Bummerl; das offene hat schon Spiele")
+        if set(data.stand) != set(state.sides):
+            names = ", ".join(ctx.name(s) for s in state.sides)
+            raise RuleViolation(R_BUMMERL, f"Der Stand braucht genau {names}")
+        number = len(state.history) + 1
+        shown = {s: data.stand[s] for s in state.sides}
+        text = self.stand_text(shown, state)
+        target = opts.target
+        if any(v < 0 for v in shown.values()) or (opts.countdown and any(v > target for v in shown.values())):
+            raise RuleViolation(R_BUMMERL, f"Bummerl {number}: {text} ist kein Stand (0 bis {target} heruntergezählt)")
+        points = {s: target - v for s, v in shown.items()} if opts.countdown else dict(shown)
+        if data.offen:
+            if any(v >= target for v in points.values()) or data.retourschneider is not None:
+                raise RuleViolation(R_BUMMERL, f"Bummerl {number} beim Stand {text} ist zu Ende, nicht offen")
+            state.points = points
+            state.open_games = 1
+            state.games += 1
+            reason = f"Offenes Bummerl {number} vom Papier: {text} (zählt für niemanden)"
+            return Outcome(points, [Explanation(rule=R_BUMMERL, text=reason, points=points)], shown)
+        if not any(v >= target for v in points.values()):
+            goal = "auf null gekommen" if opts.countdown else f"hat {target} erreicht"
+            raise RuleViolation(R_BUMMERL, f"Bummerl {number} beim Stand {text}: niemand {goal}, so endet kein Bummerl")
+        if data.retourschneider is not None:
+            side = data.retourschneider
+            if side not in state.sides or points[side] >= target or not self.retourschneider(ctx):
+                raise RuleViolation(R_BUMMERL, f"Bummerl {number}: einen Retourschneider hat nur, wer 23:0 führte und verlor")
+            state.led_to_zero = {side}
+        state.points = points
+        state.open_games = 1
+        state.games += 1
+        reasons = [Explanation(rule=R_BUMMERL, text=f"Bummerl {number} vom Papier: {text}", points=points)]
+        reasons.append(self._close_bummerl(state, ctx, shown))
+        return Outcome(points, reasons, shown)
+
+    def paper_totals(self, sheet: Sheet, score: Score) -> tuple[tuple[str, dict[str, int]], ...]:
+        """Each Bummerl's end stand as written, the open one's if the sheet ended in it, and the Bummerl
+        lost (a Schneider 2, a Retourschneider 4)."""
+        result = score.result
+        assert isinstance(result, SchnapsenResult)
+        options = self.options(sheet.ruleset.options)
+        fresh = options.target if options.countdown else 0
+        stand = dict(score.status.details.get("stand") or {})
+        open_ = (("Offenes Bummerl", stand),) if any(v != fresh for v in stand.values()) else ()
+        closed = tuple((f"Bummerl {b.number}", dict(b.stand)) for b in result.history)
+        return (*closed, *open_, ("Bummerl verloren", dict(result.bummerl)))
+
     def _close_bummerl(self, state: _State, ctx: Context[SchnapsenOptions], stand: dict[str, int]) -> Explanation:
         number = len(state.history) + 1
         target = ctx.options.target

@@ -95,6 +95,14 @@ class ZeitlimitData(Frozen):
     pass
 
 
+class PapierData(Frozen):
+    """A Bummerl as the paper Tischliste shows it at its end: each team's stand (``papier``)."""
+
+    stand: dict[str, int]
+    zeitlimit: bool = False
+    """The Durchgang ended by the time limit in this Bummerl, nobody reached the target (Regel 11)."""
+
+
 class BummerlResult(Frozen):
     number: int
     stand: dict[str, int]
@@ -152,6 +160,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         "vergeben": VergebenData,
         "betrug": BetrugData,
         "zeitlimit": ZeitlimitData,
+        "papier": PapierData,
     }
 
     def check_participants(self, sheet: Sheet) -> None:
@@ -349,6 +358,51 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             reasons.append(self._close_bummerl(state, ctx, winner=None, ended_by="zeitlimit"))
         state.ended_by_time = True
         return Outcome({}, reasons, stand)
+
+    def on_papier(self, state: _State, data: PapierData, ctx: Context[WattenOptions]) -> Outcome:
+        """A whole Bummerl typed from the paper Tischliste: its end stand (``papier``).
+
+        Regel 1: a Bummerl goes to ``target`` (15): one team has 15 or more, the other less. Only a
+        Bummerl ended by the time limit (Regel 11, ``zeitlimit``) ends below it, with no winner, and
+        ends the Durchgang. Scored as the games would be (Regel 12: 30 minus the loser's points)."""
+        self._require_open(state, ctx)
+        if state.games_in_bummerl:
+            raise RuleViolation(R1, "Ein Bummerl vom Papier beginnt ein neues Bummerl; das offene hat schon Spiele")
+        target = ctx.options.target
+        a, b = state.teams
+        if set(data.stand) != {a, b}:
+            raise RuleViolation(R1, f"Der Stand braucht genau die zwei Mannschaften {ctx.name(a)} und {ctx.name(b)}")
+        number = len(state.bummerl) + 1
+        stand = {a: data.stand[a], b: data.stand[b]}
+        text = f"{ctx.name(a)} {stand[a]} : {stand[b]} {ctx.name(b)}"
+        if any(v < 0 for v in stand.values()):
+            raise RuleViolation(R1, f"Bummerl {number}: ein Stand ist nie negativ ({text})")
+        winners = [t for t in state.teams if stand[t] >= target]
+        if data.zeitlimit:
+            if winners:
+                raise RuleViolation(R11, f"Bummerl {number}: beim Zeitlimit hat keine Mannschaft {target} erreicht ({text})")
+        elif len(winners) != 1:
+            how = "beide Mannschaften haben" if winners else "keine Mannschaft hat"
+            raise RuleViolation(
+                R1, f"Bummerl {number}: ein Bummerl endet, sobald eine Mannschaft {target} oder mehr hat; {how} {target} ({text})"
+            )
+        elif stand[winners[0]] > target - 3 + 50 or stand[state.other(winners[0])] > target - 1:
+            raise RuleViolation(R1, f"Bummerl {number}: {text} ist kein Endstand eines Bummerl bis {target}")
+        state.stand = stand
+        state.games_in_bummerl = 1
+        reasons = [Explanation(rule=R1, text=f"Bummerl {number} vom Papier: {text}", points=dict(stand))]
+        if data.zeitlimit:
+            reasons.append(self._close_bummerl(state, ctx, winner=None, ended_by="zeitlimit"))
+            state.ended_by_time = True
+        else:
+            reasons.append(self._close_bummerl(state, ctx, winner=winners[0], ended_by="ziel"))
+        return Outcome(stand, reasons, stand)
+
+    def paper_totals(self, sheet: Sheet, score: Score) -> tuple[tuple[str, dict[str, int]], ...]:
+        """Each Bummerl's end stand, as the Tischliste writes it (Regel 5, 12)."""
+        result = score.result
+        assert isinstance(result, WattenResult)
+        return tuple((f"Bummerl {b.number}", dict(b.stand)) for b in result.bummerl)
 
     def on_close(self, state: _State, data: CloseData, ctx: Context[WattenOptions]) -> Outcome:
         """Close and sign. Before the Durchgang is over (Regel 1) only the Turnierleitung may end

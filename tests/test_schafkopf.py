@@ -587,7 +587,7 @@ def test_describe_lists_options_in_german() -> None:
     info = RULESET.describe()
     assert {o["name"] for o in info["options"]} == {"spiele", "erster_geber", "fehler_tout_einfach", "reuegeld_rufspiel", "reuegeld_solo"}
     assert all(o["description"] for o in info["options"])
-    assert info["entry_kinds"] == ["close", "correction", "game", "void"]
+    assert info["entry_kinds"] == ["close", "correction", "game", "papier", "void"]
 
 
 def test_fehler_nicht_fortgesetzt_im_tout_zaehlt_der_tout() -> None:

@@ -20,10 +20,17 @@ Decisions of the Turnierleitung are never overwrites:
   (Watten, Regel 11) and a ``close`` signed by the Turnierleitung; other rulesets a ``close`` with the
   Turnierleitung's note (``override``).
 
+- "Papierblatt erfassen" (``enter_paper``): a table's paper Tischliste typed at the desk, game by
+  game or only its totals (entry kind ``papier``), each line checked by the ruleset as a phone's
+  entry is, closed and signed "Turnierleitung (Papier)" as a new sheet of the table.
+
 Each writes a ``decisions`` row beside the revision in the same transaction (the trail). From then
 on the host refuses the phones' revisions of that table and round (409, German: "nur noch über die
 Turnierleitung"), and the standings count the decided revision (``result_sheets``), so no phone
-can silently undo a decision.
+can silently undo a decision. A paper Tischliste is the exception: it decides nothing, it is one
+more sheet of the table (kind "papier" in the trail). The phones' sheets of that table are still
+accepted, compared with it like a second team sheet, and the table counts when they agree; where
+they differ, the Turnierleitung decides ("Dieses Blatt gilt"), which then locks the table.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effectiv
 from scoring.compare import Comparison, compare_scored, compare_sheets
 from scoring.csv_export import games_csv, standings_csv
 from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
-from scoring.engine import german_validation_message
+from scoring.engine import PAPER, german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
 from scoring.plan import TournamentPlan, plan_for
 from scoring.roster import Entrant, Roster, RosterError
@@ -58,15 +65,39 @@ from .records import DecisionRecord, EntrantRecord, NewRevision, StoredRevision,
 from .scored import ScoredSheets
 from .store import HostStore
 
-__all__ = ["Assignment", "Decision", "Desk", "DeskError", "Dispute", "HostSheet", "RosterEntry", "RosterError", "TableView"]
+__all__ = [
+    "PAPIER",
+    "Assignment",
+    "Decision",
+    "Desk",
+    "DeskError",
+    "Dispute",
+    "HostSheet",
+    "PaperError",
+    "RosterEntry",
+    "RosterError",
+    "TableView",
+]
 
 TURNIERLEITUNG = "Turnierleitung"
 """The ``device`` of every entry the host writes, and the default ``decided_by``."""
 MAX_REASON = 500
+PAPIER = "Turnierleitung (Papier)"
+"""Who keeps and signs a paper Tischliste typed at the desk (``written_by``, ``signed_by``, ``device``)."""
+LOCKING = ("entscheidung", "korrektur", "abbruch")
+"""Decisions that close a table to the phones; a paper Tischliste ("papier") does not."""
 
 
 class DeskError(ValueError):
     """The organizer's action is refused; ``str()`` says why, in German. Nothing was changed."""
+
+
+class PaperError(DeskError):
+    """A paper Tischliste is refused; ``line`` is the line (from 1) it failed at, ``None`` for the whole sheet."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 @dataclass(frozen=True)
@@ -531,13 +562,16 @@ class Desk:
         return pinned[-1] if pinned else None
 
     def locked(self, round: int | None, table: int | None, tournament_id: str | None = None) -> Decision | None:
-        """The decision that closes the table to the phones (any decision at all), or ``None``."""
+        """The decision that closes the table to the phones (any but a paper Tischliste), or ``None``."""
         if round is None or table is None:
             return None
         tid = tournament_id or self.tournament().id
         if not self.store.has_decision(tid, round, table):
             return None
-        d = self.store.decisions(tid, round, table)[-1]
+        locking = [d for d in self.store.decisions(tid, round, table) if d.kind in LOCKING]
+        if not locking:  # only a paper Tischliste: the phones' sheets are still welcome (module docstring)
+            return None
+        d = locking[-1]
         return Decision(d.id, d.round, d.table, d.kind, d.sheet_id, d.revision, d.decided_by, d.reason, d.detail, d.decided_at)
 
     def result_sheets(self, round: int | None = None) -> tuple[list[Sheet], list[str]]:
@@ -756,6 +790,75 @@ class Desk:
             sheet = sheet.with_entry(close)
             made.append(self._write(round, table, sheet, "abbruch", by, reason, f"{self._writer(sheet)} abgebrochen"))
         return made
+
+    def paper_sheet(self, round: int, table: int) -> Sheet:
+        """The empty sheet of the table as the desk types its paper Tischliste: kept by ``PAPIER``."""
+        draw = self.draw_of(round)
+        if not any(t.table == table for t in draw.tables):
+            raise DeskError(f"Tisch {table} gibt es in {self._round_name(round)} nicht")
+        return sheet_for(self.plan(), self.roster(), draw, table, tournament=self.tournament().id, written_by=PAPIER)
+
+    def paper_of(self, round: int, table: int) -> HostSheet | None:
+        """The paper Tischliste already typed for the table, if any."""
+        return next((h for h in self.table_sheets(round, table) if h.written_by_host and h.sheet.context.written_by == PAPIER), None)
+
+    def enter_paper(
+        self,
+        round: int,
+        table: int,
+        entries: Sequence[tuple[str, Mapping[str, Any]]],
+        *,
+        override: str | None = None,
+        reason: str | None = None,
+        by: str = TURNIERLEITUNG,
+    ) -> Decision:
+        """ "Papierblatt erfassen": the table's paper Tischliste as a new sheet, closed and signed ``PAPIER``.
+
+        ``entries`` are ``(kind, data)`` as a phone's entry panel makes them: the games line by line, or
+        the totals alone (kind ``papier``, checked by the ruleset: Bummerl to 15, Spielpunkte 0 and
+        Tischpunkte 100, Doppelkopf points 0). Every line is checked as a phone's entry is; the first
+        refused one raises ``PaperError`` with its line, and nothing is stored. ``override``: the
+        Turnierleitung's note for a sheet that ended early (else the close needs a finished sheet).
+        Stored with a "papier" decision (the trail); it does not lock the table."""
+        by = _text(by, "Wer erfasst", limit=80)
+        reason = _text(reason or "Papier-Tischliste am Tisch der Turnierleitung erfasst", "Die Begründung", limit=MAX_REASON)
+        sheet = self.paper_sheet(round, table)
+        earlier = self.paper_of(round, table)
+        if earlier is not None:
+            raise PaperError(
+                f"Für Tisch {table} ({self._round_name(round)}) ist die Papier-Tischliste schon erfasst "
+                f"({earlier.received_at.astimezone().strftime('%H:%M')}); ändern nur über \"Spiel korrigiert\""
+            )
+        if self.locked(round, table) is not None:
+            raise PaperError(f"Über Tisch {table} ({self._round_name(round)}) hat die Turnierleitung schon entschieden")
+        if not entries:
+            raise PaperError("Die Tischliste hat noch keine Zeile: mindestens ein Spiel oder die Summen eintragen", 1)
+        ruleset = find_ruleset(sheet.ruleset.id)
+        checker = ruleset.checker(sheet)
+        now = self.clock()
+        for line, (kind, data) in enumerate(entries, start=1):
+            try:
+                entry = Entry(kind=kind, data=dict(data), at=now, device=PAPIER)
+            except ValidationError as error:
+                raise PaperError(f"Zeile {line}: {german_validation_message(error)}", line) from None
+            refusal = checker.refusal(entry)
+            if refusal is not None:
+                raise PaperError(f"Zeile {line}: {refusal.rule}: {refusal.message}", line)
+            sheet = sheet.with_entry(entry)
+            checker = ruleset.checker(sheet, checker)
+        note = (override or "").strip()
+        close_data: dict[str, Any] = {"signed_by": PAPIER}
+        if note:
+            close_data["override"] = _text(note, "Der Vermerk", limit=MAX_REASON)
+        close = Entry(kind=CLOSE, data=close_data, at=now, device=PAPIER, reason=f"Papier-Tischliste ({by}): {reason}")
+        refusal = checker.refusal(close)
+        if refusal is not None:
+            raise PaperError(f"Abschluss: {refusal.rule}: {refusal.message}")
+        sheet = sheet.with_entry(close)
+        totals = any(kind == PAPER for kind, _ in entries)
+        what = "nur die Summen" if totals else f"{len(entries)} Zeilen"
+        detail = f"Papier-Tischliste erfasst ({what}), unterschrieben {PAPIER}"
+        return self._write(round, table, sheet, "papier", by, reason, detail)
 
     def _sheet_of(self, round: int, table: int, sheet_id: uuid.UUID | str) -> HostSheet:
         try:

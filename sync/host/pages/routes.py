@@ -135,6 +135,14 @@ def install_pages(app: FastAPI, state: HostState) -> None:
     async def abort_table(request: Request, number: int, table: int) -> Response:
         return pages.abort(number, table, await posted(request))
 
+    @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/papier")
+    def paper_page(number: int, table: int, art: str = "spiele") -> HTMLResponse:
+        return pages.paper(number, table, art)
+
+    @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/papier")
+    async def paper_save(request: Request, number: int, table: int) -> Response:
+        return pages.save_paper(number, table, await posted(request))
+
     @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}")
     def dispute_page(request: Request, number: int, table: int) -> HTMLResponse:
         return pages.dispute(number, table, **flashed(request))

@@ -16,11 +16,12 @@ from scoring.draw import DrawError, draw_round
 from scoring.model import CLOSE
 from scoring.registry import all_rulesets
 
-from ..desk import Desk, DeskError, HostSheet
+from ..desk import LOCKING, PAPIER, Desk, DeskError, HostSheet, PaperError
 from ..state import HostState
 from .auth import form_key
 from .formats import LOCAL, SEAT_WORD, UNIT_PLURAL, euro, german_date, local_time, quoted, state_css
 from .forms import correction_data, correction_fields, form_int, option_fields, options_from_form
+from .paper import MODES, READERS, family, games_grid, totals_grid
 from .site import BEAMER_REFRESH, BEAMER_ROWS, DASHBOARD_REFRESH, PREFIX, TEMPLATES, see_other
 
 
@@ -248,8 +249,9 @@ class Pages:
                 minutes_left = s.minutes_left if minutes_left is None else max(minutes_left, s.minutes_left)
             message = s.comparison.message if s.comparison is not None and not s.comparison.agree else ""
             state: str = s.state
-            if view.decisions:
-                message = " · ".join(f"{d.detail} ({d.decided_by}: {d.reason})" for d in view.decisions)
+            if view.decisions:  # the trail; a paper Tischliste decides nothing, so its comparison stays in view
+                trail = " · ".join(f"{d.detail} ({d.decided_by}: {d.reason})" for d in view.decisions)
+                message = f"{message} · {trail}" if message else trail
             tables.append(
                 {
                     "table": view.draw.table,
@@ -260,7 +262,9 @@ class Pages:
                     "games": s.games,
                     "reuegeld": euro(s.reuegeld_cents),
                     "message": message,
-                    "has_sheets": len(view.sheets) >= 2,
+                    "has_sheets": bool(view.sheets),
+                    "can_paper": not any(h.sheet.context.written_by == PAPIER for h in view.sheets)
+                    and not any(d.kind in LOCKING for d in view.decisions),
                     "can_abort": started is not None and s.state in ("nicht begonnen", "läuft"),
                 }
             )
@@ -370,6 +374,71 @@ class Pages:
             return self.dispute(number, table, status=422, errors=[str(error)])
         return see_other(f"{PREFIX}/runde/{number}/tisch/{table}?ok={quoted(decision.detail)}")
 
+    # -- the paper Tischliste -------------------------------------------------------------------
+    def paper(
+        self,
+        number: int,
+        table: int,
+        mode: str = "spiele",
+        form: Mapping[str, str] | None = None,
+        status: int = 200,
+        error: PaperError | None = None,
+    ) -> HTMLResponse:
+        """ "Papierblatt erfassen": the table's paper Tischliste, game by game or only its totals."""
+        desk = self.desk()
+        mode = mode if mode in MODES else "spiele"
+        sheet = desk.paper_sheet(number, table)
+        seats = next(t.seats for t in desk.draw_of(number).tables if t.table == table)
+        if mode == "spiele":
+            grid = games_grid(sheet, paper_lines(sheet), form)
+            filled = list(range(len(grid.rows)))
+        else:
+            grid = totals_grid(sheet, form)
+            filled = [i for i, row in enumerate(grid.rows) if any(c["value"] for c in row.cells)] or [0]
+        sheet_error = None
+        if error is not None:
+            line = error.line
+            if line is not None and 1 <= line <= len(filled):
+                grid.rows[filled[line - 1]].error = str(error)
+            else:
+                sheet_error = str(error)
+        existing = desk.paper_of(number, table)
+        return self.render(
+            "paper.html",
+            desk,
+            status=status,
+            title=f"Papierblatt Tisch {table}",
+            number=number,
+            table=table,
+            seats=seats,
+            names={e.start_number: e.name for e in desk.roster().entrants},
+            seat_word=SEAT_WORD[desk.plan().unit],
+            modes=MODES,
+            mode=mode,
+            grid=grid,
+            sheet_error=sheet_error,
+            existing=f"{local_time(existing.received_at)}, Revision {existing.revision}" if existing else None,
+            override=(form or {}).get("override", ""),
+            reason=(form or {}).get("reason", ""),
+            errors=[str(error)] if error is not None else None,
+            errors_title="Nichts gespeichert:",
+        )
+
+    def save_paper(self, number: int, table: int, form: FormData) -> Response:
+        desk = self.desk()
+        mode = str(form.get("art") or "")
+        values = {key: value for key, value in form.multi_items() if isinstance(value, str)}
+        if mode not in READERS:
+            return self.paper(number, table, "spiele", values, status=422, error=PaperError("Unbekannte Art der Erfassung"))
+        try:
+            entries = READERS[mode](desk.paper_sheet(number, table), values)
+            decision = desk.enter_paper(
+                number, table, entries, override=values.get("override") or None, reason=values.get("reason") or None
+            )
+        except PaperError as error:
+            return self.paper(number, table, mode, values, status=422, error=error)
+        return see_other(f"{PREFIX}/runde/{number}?ok={quoted(f'Tisch {table}: {decision.detail}')}")
+
     def message(self, text: str) -> HTMLResponse:
         """A refusal of ``Desk`` outside a form (a round not drawn, no plan yet ...), as a German page."""
         try:
@@ -426,6 +495,17 @@ class Pages:
             refresh=BEAMER_REFRESH,
             refresh_url=f"{PREFIX}/beamer?seite={next_page}",
         )
+
+
+def paper_lines(sheet: Any) -> int:
+    """Empty game lines the paper form offers: a whole round of the ruleset (Watten: 40 deals are plenty
+    for 3 Bummerl to 15; Schafkopf: the Serie's games; Doppelkopf: 4 per player; Schnapsen: 30)."""
+    kind = family(sheet.ruleset.id)
+    if kind == "schafkopf":
+        return int(sheet.ruleset.options.get("spiele", 32))
+    if kind == "doppelkopf":
+        return 4 * len(sheet.participants)
+    return 40 if kind == "watten" else 30
 
 
 def plan_for_form(ruleset_id: str) -> Any:
