@@ -37,7 +37,7 @@ from sync.client import (
     save_credentials,
 )
 from sync.outbox import SheetSync, SheetSyncState, SyncService
-from sync.protocol import InvalidJoinLine
+from sync.protocol import InvalidJoinLine, JoinLine
 
 _SERVICES: dict[Path, SyncService] = {}
 _LOCK = threading.Lock()
@@ -85,6 +85,8 @@ class TournamentState:
     states: dict[str, SheetSync] = field(default_factory=dict)
     assigned: str | None = None
     """Where the Startnummer plays now ("Durchgang 2 · Tisch 5 · Platz 1"), once asked."""
+    link: JoinLine | None = None
+    """The join line a link, a scanned QR code or a pasted line brought: the form then asks only what it lacks."""
 
     def __post_init__(self) -> None:
         try:
@@ -121,10 +123,42 @@ class TournamentState:
         setattr(self, name, value)
         self.errors.pop(name, None)
 
+    def take_link(self, text: str, *, named: bool = True) -> bool:
+        """Fill the form from a join line or a link carrying one (``/beitreten?url=…``, ``tischblock://join?…``):
+        the host, the code, the pinned fingerprint and, from a Startkarte, the Startnummer and its key. ``named``:
+        the own name is known (else the name field starts empty and is asked). A text that is no join line
+        leaves the form as it was, with the reason at the line's field."""
+        try:
+            line = JoinLine.from_link(text)
+        except InvalidJoinLine as error:
+            self.errors = {"target": str(error)}
+            return False
+        if line is None:
+            self.errors = {"target": "Das ist keine Beitrittszeile von Tischblock (sie beginnt mit tischblock://join?)."}
+            return False
+        self.link, self.target, self.code, self.fingerprint = line, line.format(), "", ""
+        if line.start_number is not None:
+            self.start_number, self.table, self.team = str(line.start_number), "", ""
+        if not named:
+            self.device_name = ""
+        self.errors = {}
+        return True
+
+    def by_hand(self) -> None:
+        """The player types the address, the code and the fingerprint instead."""
+        self.link, self.target, self.errors = None, "", {}
+
+    @property
+    def remembered(self) -> str:
+        """What the phone keeps of the join line for next time: the hall's line, never a Startkarte's key."""
+        return self.link.for_everyone().format() if self.link is not None else self.target
+
     def join(self) -> bool:
         """Join with what the form holds; mark what is wrong next to its field, or keep the credentials."""
         errors: dict[str, str] = {}
-        target = self.target.strip()
+        if self.link is None and self.target.strip().startswith("tischblock:") and not self.take_link(self.target):
+            return False
+        target = self.link.format() if self.link is not None else self.target.strip()
         if not target:
             errors["target"] = "Beitrittszeile (tischblock://join?…) oder Adresse des Veranstalters eingeben."
         elif not target.startswith("tischblock:") and not self.code.strip():
@@ -137,7 +171,9 @@ class TournamentState:
         elif not table.isdigit() or not 1 <= int(table) <= 999:
             errors["table"] = "Tischnummer: eine ganze Zahl von 1 bis 999 (oder oben die Startnummer, wenn ausgelost wird)."
         if not self.device_name.strip():
-            errors["device_name"] = "Bitte dem Handy einen Namen geben (z. B. „Tisch 4, Sautreiber“)."
+            errors["device_name"] = (
+                "Bitte deinen Namen eingeben." if self.link is not None else "Bitte dem Handy einen Namen geben (z. B. „Tisch 4, Sautreiber“)."
+            )
         if errors:
             self.errors = errors
             return False
@@ -155,6 +191,7 @@ class TournamentState:
                 code=self.code.strip() or None,
                 fingerprint=fingerprint,
                 start_number=int(number) if number else None,
+                secret=self.link.secret if self.link is not None and number == str(self.link.start_number) else None,
             )
         except InvalidJoinLine as error:
             self.errors = {"target": str(error)}

@@ -1,0 +1,126 @@
+"""Joining in one step from a link (issue 21): a Startkarte's or the Aushang's join line as a web link
+(``/beitreten?url=…``) or a deep link (``tischblock://join?…``) fills in "Turnier beitreten"; the phone asks
+only for the own name, checks the host's certificate itself, and opens the drawn table."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from main import join_route
+from screens.tournament_state import TournamentState, _stop_service
+from storage import SheetStore
+from sync.protocol import JOIN_SCHEME, InvalidJoinLine, JoinLine
+
+from .conftest import ROOT
+from .hostproc import HostProcess, running_host
+from .test_app_drawn_join import ROSTER, organizer
+
+FP = ":".join(["AB"] * 32)
+CARD = JoinLine(url="https://192.168.1.20:8443", code="K7P4Q2", fingerprint=FP, start_number=12, secret="7KQ4-M2XP")
+AUSHANG = CARD.for_everyone()
+
+
+@pytest.mark.parametrize("line", [CARD, AUSHANG, JoinLine(url="http://127.0.0.1:8080", code="WATT2026")])
+def test_every_form_of_the_link_carries_the_same_line(line: JoinLine) -> None:
+    query = line.query()
+    for link in (line.format(), line.web_path(), f"http://192.168.1.5:8550{line.web_path()}", f"/?{query}", f"/join?{query}"):
+        assert JoinLine.from_link(link) == line, link
+
+
+def test_routes_without_a_join_line_are_no_link_and_a_broken_one_says_why() -> None:
+    for route in ("/", "/beitreten", "/blatt/123", "/statistik?url=http://x:1&code=A", "/?theme=dark"):
+        assert JoinLine.from_link(route) is None, route
+    with pytest.raises(InvalidJoinLine, match="Fingerabdruck"):
+        JoinLine.from_link("/beitreten?url=https://192.168.1.20:8443&code=K7P4Q2")
+
+
+def test_a_deep_link_leads_to_the_join_screen_filled_in() -> None:
+    """``tischblock://join?…`` reaches the app as ``/?url=…`` (or as the whole line): routed to /beitreten?…."""
+    assert join_route(f"/?{CARD.query()}") == CARD.web_path()
+    assert join_route(CARD.format()) == CARD.web_path()
+    assert join_route(CARD.web_path()) is None  # already there
+    assert join_route("/") is None and join_route("/blatt/1") is None
+    assert join_route("/?url=https://x:1&code=A") == "/beitreten?url=https://x:1&code=A"  # the screen says what is wrong
+
+
+def test_the_scheme_is_registered_for_every_flet_build() -> None:
+    """flet-cli 1.0.5 reads tool.flet.android.deep_linking for Android and tool.flet.ios.deep_linking for iOS,
+    tool.flet.deep_linking for the rest: each must name the join line's scheme and host."""
+    flet = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["flet"]
+    for table in (flet, flet["android"], flet["ios"]):
+        assert table["deep_linking"] == {"scheme": JOIN_SCHEME, "host": "join"}
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostProcess]:
+    with running_host(tmp_path_factory.mktemp("host")) as process:
+        yield process
+
+
+@pytest.fixture(scope="module")
+def drawn(host: HostProcess) -> dict[str, Any]:
+    """A Watten tournament with four teams, Durchgang 1 drawn."""
+    organizer(host, "PUT", "/plan", {"ruleset_id": "watten-turnier", "date": "2026-11-23"})
+    organizer(host, "POST", "/roster/csv", {"csv": ROSTER})
+    organizer(host, "POST", "/rounds/1/draw", {"seed": 2026})
+    return dict(organizer(host, "GET", "/rounds/1/draw"))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SheetStore]:
+    store = SheetStore(tmp_path / "handy", device="Handy")
+    yield store
+    _stop_service(store)
+
+
+def startkarte(host: HostProcess, number: int) -> JoinLine:
+    """The line of a Startkarte for the test host (the key: the host may not check it yet)."""
+    return JoinLine.parse(host.line).model_copy(update={"start_number": number, "secret": "7KQ4-M2XP"})
+
+
+def test_a_startkarte_link_asks_only_the_name_and_opens_the_drawn_table(
+    host: HostProcess, drawn: dict[str, Any], store: SheetStore
+) -> None:
+    state = TournamentState(store)
+    line = startkarte(host, 3)
+    assert state.take_link(line.web_path(), named=False)
+    assert (state.link, state.start_number, state.device_name, state.code, state.fingerprint) == (line, "3", "", "", "")
+    assert not state.join()
+    assert state.errors == {"device_name": "Bitte deinen Namen eingeben."}
+    assert not state.joined
+    state.set_field("device_name", "Loisl")
+    assert state.join(), state.errors
+    assert state.summary == "Kathreinwatten Söll 2026 · Startnummer 3 · Stanglwirt-Buam"
+    assert state.credentials is not None and state.credentials.fingerprint == host.fingerprint
+    assert "key=" not in state.remembered and "nr=" not in state.remembered
+    assert JoinLine.parse(state.remembered) == line.for_everyone()
+    sheet_id = state.open_assigned()
+    assert sheet_id is not None, state.errors
+    (mine,) = [t for t in drawn["tables"] if 3 in [s["start_number"] for s in t["seats"]]]
+    sheet = store.open(sheet_id)
+    assert (sheet.context.round, sheet.context.table) == (1, mine["table"])
+
+
+def test_a_link_to_another_host_is_refused_at_its_field_and_joins_nothing(host: HostProcess, store: SheetStore) -> None:
+    """The fingerprint in the link is the check: a host with another certificate gets nothing."""
+    state = TournamentState(store)
+    forged = startkarte(host, 3).model_copy(update={"fingerprint": FP})
+    assert state.take_link(forged.format())
+    assert not state.join()
+    assert "anderes Zertifikat" in state.errors["target"]
+    assert not state.joined and not (store.root / "turnier.json").exists()
+
+
+def test_a_text_that_is_no_join_line_changes_nothing(store: SheetStore) -> None:
+    state = TournamentState(store)
+    state.set_field("target", "https://192.168.1.20:8443")
+    assert not state.take_link("https://example.org/?q=1")
+    assert "keine Beitrittszeile" in state.errors["target"]
+    assert state.link is None and state.target == "https://192.168.1.20:8443"
+    assert not state.take_link("/beitreten?url=https://192.168.1.20:8443&code=K7")
+    assert "Fingerabdruck" in state.errors["target"] and state.link is None
