@@ -4,12 +4,14 @@ the team), the phone's name; once joined with the Startnummer, "Meinen Tisch öf
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 from urllib.parse import urlsplit
 
 import flet as ft
 
 from .habits import suggest
 from .looks import offer_chips, scaling
+from .qr_camera import QrCamera, camera_possible
 from .tournament_state import TournamentState
 
 
@@ -97,7 +99,7 @@ def _by_hand(state: TournamentState, names: list[str], join: Callable[[ft.Event[
     """The last resort: the line pasted, or the address, the code and the fingerprint typed."""
     return [
         ft.Text(
-            "Die Beitrittszeile steht unter dem QR-Code des Veranstalters (tischblock://join?…). "
+            "Die Beitrittszeile steht unter dem QR-Code (tischblock://join?…): hier einfügen. "
             "Ohne sie: Adresse, Beitrittscode und die ersten 8 Zeichen des Fingerabdrucks abtippen.",
             size=15,
         ),
@@ -144,6 +146,25 @@ def JoinScreen(
                 return  # not drawn yet: stay here, the button below asks again
             on_joined()
 
+    scanning, set_scanning = ft.use_state(False)
+    no_camera, set_no_camera = ft.use_state(cast(str | None, None))
+
+    def picked(event: ft.FilePickerResultEvent) -> None:
+        if event.files:
+            state.take_photo(event.files[0].bytes, named=named)
+
+    picker = ft.use_memo(lambda: ft.FilePicker(on_result=picked), dependencies=[])
+
+    def seen(texts: list[str]) -> bool:
+        if state.take_qr(texts, named=named):
+            set_scanning(False)
+            return True
+        return False
+
+    def unavailable(reason: str) -> None:
+        set_scanning(False)
+        set_no_camera(reason)
+
     controls: list[ft.BaseControl] = []
     if state.joined:
         controls.append(ft.Text(f"Angemeldet: {state.summary}", size=17, weight=ft.FontWeight.BOLD))
@@ -172,6 +193,46 @@ def JoinScreen(
     elif state.link is not None:
         controls.extend(_from_link(state, join, named))
     else:
+        camera = camera_possible(ft.context.page) and no_camera is None
+        controls.append(ft.Text("Startkarte scannen", size=20, weight=ft.FontWeight.BOLD))
+        controls.append(
+            ft.Text(
+                "Den QR-Code auf deiner Startkarte scannen (oder den Code vom Aushang): Tischblock füllt alles aus "
+                "und prüft selbst, dass es der Rechner des Veranstalters ist.",
+                size=15,
+            )
+        )
+        if scanning:
+            controls.append(QrCamera(on_texts=seen, on_unavailable=unavailable))
+            controls.append(
+                ft.OutlinedButton("Scannen beenden", icon=ft.Icons.CLOSE, height=48, on_click=lambda _: set_scanning(False))
+            )
+        elif camera:
+            controls.append(
+                ft.Button(
+                    "QR-Code scannen",
+                    icon=ft.Icons.QR_CODE_SCANNER,
+                    height=56,
+                    style=ft.ButtonStyle(text_style=ft.TextStyle(size=18, weight=ft.FontWeight.BOLD)),
+                    on_click=lambda _: set_scanning(True),
+                )
+            )
+        if no_camera:
+            controls.append(ft.Text(f"{no_camera} Stattdessen ein Foto vom QR-Code wählen.", size=14))
+        controls.append(
+            ft.OutlinedButton(
+                "Foto vom QR-Code wählen",
+                icon=ft.Icons.PHOTO_CAMERA,
+                height=52,
+                action=ft.PickFiles(
+                    picker, dialog_title="Foto vom QR-Code", file_type=ft.FilePickerFileType.IMAGE, with_data=True
+                ),
+            )
+        )
+        if state.errors.get("scan"):
+            controls.append(ft.Text(state.errors["scan"], size=15, color=ft.Colors.ERROR))
+        controls.append(ft.Divider())
+        controls.append(ft.Text("Von Hand", size=17, weight=ft.FontWeight.W_600))
         controls.extend(_by_hand(state, names or [], join))
     return ft.View(
         route="/beitreten",

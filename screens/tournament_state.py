@@ -38,6 +38,7 @@ from sync.client import (
 )
 from sync.outbox import SheetSync, SheetSyncState, SyncService
 from sync.protocol import InvalidJoinLine, JoinLine
+from sync.scan import join_line_of, qr_texts
 
 _SERVICES: dict[Path, SyncService] = {}
 _LOCK = threading.Lock()
@@ -143,6 +144,25 @@ class TournamentState:
             self.device_name = ""
         self.errors = {}
         return True
+
+    def take_photo(self, image: bytes | None, *, named: bool = True) -> bool:
+        """A photo of the QR code (picked from a file): its join line fills in the form, or ``errors["scan"]``
+        says why not (no image, no QR code, not Tischblock's)."""
+        try:
+            texts = qr_texts(image or b"")
+        except InvalidJoinLine as error:
+            self.errors = {"scan": str(error)}
+            return False
+        return self.take_qr(texts, named=named)
+
+    def take_qr(self, texts: list[str], *, named: bool = True) -> bool:
+        """The texts of the QR codes the camera or a photo shows: the join line among them fills in the form."""
+        try:
+            line = join_line_of(texts)
+        except InvalidJoinLine as error:
+            self.errors = {"scan": str(error)}
+            return False
+        return self.take_link(line.format(), named=named)
 
     def by_hand(self) -> None:
         """The player types the address, the code and the fingerprint instead."""

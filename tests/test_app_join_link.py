@@ -19,6 +19,7 @@ from sync.protocol import JOIN_SCHEME, InvalidJoinLine, JoinLine
 from .conftest import ROOT
 from .hostproc import HostProcess, running_host
 from .test_app_drawn_join import ROSTER, organizer
+from .test_scan import png, qr_image, turned
 
 FP = ":".join(["AB"] * 32)
 CARD = JoinLine(url="https://192.168.1.20:8443", code="K7P4Q2", fingerprint=FP, start_number=12, secret="7KQ4-M2XP")
@@ -124,3 +125,14 @@ def test_a_text_that_is_no_join_line_changes_nothing(store: SheetStore) -> None:
     assert state.link is None and state.target == "https://192.168.1.20:8443"
     assert not state.take_link("/beitreten?url=https://192.168.1.20:8443&code=K7")
     assert "Fingerabdruck" in state.errors["target"] and state.link is None
+
+
+def test_a_photo_of_the_startkarte_fills_in_the_form_and_a_foreign_qr_code_is_named(store: SheetStore) -> None:
+    state = TournamentState(store)
+    assert not state.take_photo(png(qr_image("https://www.watten.at/turniere")), named=True)
+    assert state.errors["scan"].startswith("Dieser QR-Code ist nicht von Tischblock")
+    assert state.link is None
+    assert not state.take_photo(None)
+    assert "Kein Bild" in state.errors["scan"]
+    assert state.take_photo(png(turned(qr_image(CARD.format()))), named=True)
+    assert (state.link, state.start_number, state.errors) == (CARD, "12", {})
