@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import flet as ft
 
 from storage import SheetStore, StorageError
-from storage.errors import SheetExists
+from storage.errors import SheetExists, SheetNotFound
 from storage.repository import default_device
 from sync.client import (
     CertificateMismatch,
@@ -30,6 +30,7 @@ from sync.client import (
     HostUnreachable,
     JoinRefused,
     NotDrawn,
+    SheetRefused,
     SyncError,
     forget_credentials,
     join,
@@ -285,6 +286,57 @@ class TournamentState:
         self.assigned = f"{found.round_label} {found.round} · Tisch {found.table}{seat}"
         self.errors = {}
         return str(found.sheet.id)
+
+    # -- a sheet begun before joining -------------------------------------------------------------
+    def stray(self, tournament: str | None, table: int | None) -> str | None:
+        """Why a sheet will not reach the organizer this phone joined ("gehört zu keinem Turnier"), or ``None``."""
+        if self.credentials is None or self.belongs(tournament, table):
+            return None
+        if tournament is None:
+            return "geht nicht an den Veranstalter: gehört zu keinem Turnier"
+        if tournament != self.credentials.tournament_id:
+            return "geht nicht an den Veranstalter: gehört zu einem anderen Turnier"
+        return f"geht nicht an den Veranstalter: dieses Handy schreibt für Tisch {self.credentials.table}"
+
+    def can_hand_over(self, tournament: str | None, closed: bool) -> bool:
+        """An open sheet of no tournament, on a phone joined with its Startnummer: "An das Turnier senden"."""
+        return self.by_draw and tournament is None and not closed
+
+    def hand_over(self, sheet_id: str, round: int | None = None) -> str | None:
+        """Send a sheet begun before joining to the organizer as the drawn table's sheet: the host checks the
+        teams, the ruleset and that the round is not signed yet; the phone keeps that sheet in place of the
+        begun one and sends it from now on. Returns its id, or ``None`` with the reason in
+        ``errors["hand_over:<id>"]``."""
+        key = f"hand_over:{sheet_id}"
+        creds = self.credentials
+        if creds is None or creds.start_number is None:
+            self.errors = {key: "Erst mit der Startnummer dem Turnier beitreten (Startkarte scannen)."}
+            return None
+        try:
+            begun = self.store.open(sheet_id)
+            with HostClient.for_credentials(creds) as client:
+                answer = client.adopt(begun, round)
+            self.store.hand_over(sheet_id, answer.sheet)
+        except NotDrawn as error:
+            self.errors = {key: f"Noch kein Tisch: {error}"}
+            return None
+        except (SheetRefused, SyncError) as error:
+            self.errors = {key: str(error)}
+            return None
+        except SheetExists:
+            self.errors = {
+                key: f"Für {answer.round_label} {answer.round}, Tisch {answer.table} hat dieses Handy schon ein Blatt "
+                "mit Spielen; dort weiterschreiben."
+            }
+            return None
+        except (SheetNotFound, StorageError) as error:
+            self.errors = {key: str(error)}
+            return None
+        self.assigned = f"{answer.round_label} {answer.round} · Tisch {answer.table}"
+        self.errors = {}
+        new_id = str(answer.sheet.id)
+        self.queue(new_id)
+        return new_id
 
     # -- sending --------------------------------------------------------------------------------
     def _running(self) -> SyncService | None:

@@ -39,8 +39,10 @@ from storage.atomic import atomic_write_bytes, parse_json_object
 from storage.errors import StorageError
 
 from .protocol import (
+    ADOPT_PATH,
     API_PREFIX,
     TOKEN_HEADER,
+    AdoptResponse,
     AssignmentResponse,
     HostInfo,
     InvalidJoinLine,
@@ -403,6 +405,24 @@ class HostClient:
             raise NotDrawn(detail)
         if response.status_code in (401, 403):
             raise NotAuthorized(f"Der Veranstalter nimmt von diesem Handy nichts an: {detail}")
+        raise self._server_trouble(response)
+
+    def adopt(self, sheet: Sheet, round: int | None = None) -> AdoptResponse:
+        """The drawn table's sheet with the games of ``sheet``, begun before this phone joined (nothing is stored
+        by asking). ``NotDrawn`` while the round is not drawn; ``SheetRefused`` (German) for other teams, another
+        ruleset, or a round already signed."""
+        path = ADOPT_PATH + (f"?round={int(round)}" if round is not None else "")
+        response = self._request("POST", path, body=sheet.to_json().encode("utf-8"))
+        if response.status_code == 200:
+            answer: AdoptResponse = self._parse(AdoptResponse, response)
+            return answer
+        detail = _detail(response)
+        if response.status_code == 404:
+            raise NotDrawn(detail)
+        if response.status_code in (401, 403):
+            raise NotAuthorized(f"Der Veranstalter nimmt von diesem Handy nichts an: {detail}")
+        if response.status_code in (409, 413, 422):
+            raise SheetRefused(f"Der Veranstalter nimmt das Blatt nicht für das Turnier: {detail}")
         raise self._server_trouble(response)
 
     def submit(self, sheet: Sheet) -> SubmitResponse:

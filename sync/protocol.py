@@ -8,6 +8,9 @@ answer models (pydantic v2) and the join line a phone pastes or scans.
   with a Startnummer when the tournament has a roster (404 unknown number), else with a table.
 - ``GET  /api/v1/assignment?round=N`` (device token of a Startnummer): ``AssignmentResponse``, the
   table, seat and prepared sheet of the round (default: the latest drawn); 404 while not drawn.
+- ``POST /api/v1/sheets/adopt?round=N`` (device token), body: a sheet begun before joining (no tournament):
+  200 ``AdoptResponse``, the drawn table's sheet with its games (the phone keeps it and sends it from then
+  on); 422 other teams or another ruleset, 409 the round already signed or decided, 404 not drawn.
 - ``PUT  /api/v1/sheets/{sheet_id}/revisions/{revision}`` (device token), body: ``Sheet.to_json()``;
   ``revision == len(sheet.entries)``. 201 ``SubmitResponse(status="stored")`` after the durable
   commit; the same body again 200 ``"already_stored"``; another body for a stored revision 409
@@ -37,11 +40,13 @@ from scoring import Sheet
 from scoring.compare import Comparison
 
 __all__ = [
+    "ADOPT_PATH",
     "API_PREFIX",
     "API_VERSION",
     "MAX_BODY_BYTES",
     "ORGANIZER_USER",
     "TOKEN_HEADER",
+    "AdoptResponse",
     "AssignmentResponse",
     "Comparison",
     "ConflictInfo",
@@ -142,6 +147,22 @@ class AssignmentResponse(_Model):
     participant_id: str
     name: str
     started_at: datetime | None = None
+    sheet: Sheet
+
+
+ADOPT_PATH = f"{API_PREFIX}/sheets/adopt"
+
+
+class AdoptResponse(_Model):
+    """``POST /api/v1/sheets/adopt``: the drawn table's sheet holding the games of a sheet begun before joining.
+
+    ``sheet`` has the prepared sheet's id and context (tournament, round, table, ``written_by``) and the
+    drawn participants under the begun sheet's participant ids; its entries are the begun sheet's. Nothing
+    is stored by this answer: the phone keeps the sheet and sends it like any other."""
+
+    round: int
+    round_label: str
+    table: int
     sheet: Sheet
 
 

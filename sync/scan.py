@@ -30,7 +30,9 @@ def _image(data: bytes) -> Image.Image:
     if not data:
         raise InvalidJoinLine("Kein Bild bekommen: bitte den QR-Code noch einmal fotografieren oder ein Foto wählen.")
     if len(data) > MAX_IMAGE_BYTES:
-        raise InvalidJoinLine(f"Das Bild ist zu groß (über {MAX_IMAGE_BYTES // (1024 * 1024)} MB): bitte ein kleineres Foto wählen.")
+        raise InvalidJoinLine(
+            f"Das Bild ist zu groß (über {MAX_IMAGE_BYTES // (1024 * 1024)} MB): bitte ein kleineres Foto wählen."
+        )
     unreadable = InvalidJoinLine("Das ist kein Bild, das Tischblock lesen kann (PNG oder JPEG-Foto wählen).")
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)

@@ -4,6 +4,7 @@ only for the own name, checks the host's certificate itself, and opens the drawn
 
 from __future__ import annotations
 
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,8 +13,10 @@ from typing import Any
 import pytest
 
 from main import join_route
+from scoring import Participant
 from screens.tournament_state import TournamentState, _stop_service
 from storage import SheetStore
+from sync.outbox import SheetSyncState
 from sync.protocol import JOIN_SCHEME, InvalidJoinLine, JoinLine
 
 from .conftest import ROOT
@@ -136,3 +139,97 @@ def test_a_photo_of_the_startkarte_fills_in_the_form_and_a_foreign_qr_code_is_na
     assert "Kein Bild" in state.errors["scan"]
     assert state.take_photo(png(turned(qr_image(CARD.format()))), named=True)
     assert (state.link, state.start_number, state.errors) == (CARD, "12", {})
+
+
+def opponent_of(drawn: dict[str, Any], number: int) -> str:
+    names = {int(line.split(";")[0]): line.split(";")[1] for line in ROSTER.splitlines()[1:]}
+    (table,) = [t for t in drawn["tables"] if number in [s["start_number"] for s in t["seats"]]]
+    return next(names[s["start_number"]] for s in table["seats"] if s["start_number"] != number)
+
+
+def begin(store: SheetStore, ruleset: str, names: list[str], games: int) -> str:
+    """A sheet begun before joining: no tournament, the names as the table typed them, ``games`` games."""
+    ids = [f"t{n}" for n in range(1, len(names) + 1)]
+    sheet = store.new_sheet(ruleset, [Participant(id=i, name=name) for i, name in zip(ids, names, strict=True)])
+    for n in range(games):
+        store.add_game(sheet.id, {"winner": ids[n % 2], "value": 2})
+    return str(sheet.id)
+
+
+def test_a_sheet_begun_before_joining_is_sent_as_the_drawn_tables_sheet(
+    host: HostProcess, drawn: dict[str, Any], store: SheetStore
+) -> None:
+    """Four games written before the phone joined reach the host as the drawn table's sheet of Startnummer 4;
+    a Schafkopf sheet and one of other teams are refused with the reason, and change nothing."""
+    opponent = opponent_of(drawn, 4)
+    watten = begin(store, "watten-turnier", [" hopfgartner  ASSE", opponent], games=4)
+    others = begin(store, "watten-turnier", ["Die Sautreiber", "Kartlbrüder Wörgl"], games=1)
+    schafkopf = store.new_sheet(
+        "schafkopf-turnier", [Participant(id=f"p{n}", name=name) for n, name in enumerate("Resi Wastl Sepp Toni".split(), 1)]
+    )
+    before = {path.name: path.read_bytes() for path in (store.root / "sheets").glob("*.json")}
+
+    state = TournamentState(store)
+    assert state.stray(None, None) is None  # not joined: nothing is promised, nothing marked
+    assert state.take_link(startkarte(host, 4).web_path()) and state.join(), state.errors
+    assert state.stray(None, None) == "geht nicht an den Veranstalter: gehört zu keinem Turnier"
+    assert state.can_hand_over(None, closed=False) and not state.can_hand_over(None, closed=True)
+
+    assert state.hand_over(str(schafkopf.id)) is None
+    assert "Anderes Regelwerk: das Blatt ist Schafkopf" in state.errors[f"hand_over:{schafkopf.id}"]
+    assert "wird Watten" in state.errors[f"hand_over:{schafkopf.id}"]
+    assert state.hand_over(others) is None
+    assert "Andere Mannschaften" in state.errors[f"hand_over:{others}"]
+    assert {path.name: path.read_bytes() for path in (store.root / "sheets").glob("*.json")} == before
+
+    sheet_id = state.hand_over(watten)
+    assert sheet_id is not None, state.errors
+    (mine,) = [t for t in drawn["tables"] if 4 in [s["start_number"] for s in t["seats"]]]
+    assert state.assigned == f"Durchgang 1 · Tisch {mine['table']}"
+    adopted = store.open(sheet_id)
+    assert (adopted.context.tournament, adopted.context.round, adopted.context.table) == (
+        state.credentials.tournament_id,
+        1,
+        mine["table"],
+    )  # type: ignore[union-attr]
+    assert {p.start_number for p in adopted.participants} == {s["start_number"] for s in mine["seats"]}
+    assert adopted.participant(adopted.context.written_by or "").name == "Hopfgartner Asse"
+    assert len(adopted.entries) == 4
+    assert watten not in {str(info.id) for info in store.list_sheets()}
+    assert (store.root / "uebergeben" / f"{watten}.json").exists()  # kept aside, not lost
+
+    deadline = time.monotonic() + 30
+    while (sync := state.states.get(sheet_id)) is None or sync.state != SheetSyncState.AT_ORGANIZER:
+        assert time.monotonic() < deadline, (sync, state.problem)
+        time.sleep(0.2)
+        state.pull()
+    (table,) = [t for t in organizer(host, "GET", "/rounds/1/tables") if t["draw"]["table"] == mine["table"]]
+    (held,) = table["sheets"]
+    assert held["sheet"]["id"] == sheet_id and len(held["sheet"]["entries"]) == 4
+    # The opening of the drawn table on this phone is the same sheet, with its four games.
+    assert state.open_assigned() == sheet_id and len(store.open(sheet_id).entries) == 4
+
+    # A second begun sheet for the same round: the organizer has this entrant's sheet with games already.
+    again = begin(store, "watten-turnier", ["Hopfgartner Asse", opponent], games=2)
+    assert state.hand_over(again) is None
+    assert "schon ein Blatt mit Spielen" in state.errors[f"hand_over:{again}"]
+
+
+def test_the_adopt_endpoint_refuses_strangers_and_garbage_and_never_answers_5xx(
+    host: HostProcess, drawn: dict[str, Any], tmp_path: Path
+) -> None:
+    from sync.client import HostClient, join
+
+    url = f"{host.url}/api/v1/sheets/adopt"
+    with HostClient(host.url, fingerprint=host.fingerprint) as anonymous:
+        assert anonymous.session.post(url, data=b"{}", timeout=30).status_code == 401
+        assert anonymous.session.post(url, data=b"{}", headers={"X-Tischblock-Token": "x" * 40}, timeout=30).status_code == 401
+    creds = join(startkarte(host, 2).format(), None, None, "Vroni")
+    with HostClient.for_credentials(creds) as client:
+        token = {"X-Tischblock-Token": creds.device_token.get_secret_value(), "Content-Type": "application/json"}
+        for body in (b"", b"null", b"[]", b'{"id": 1}', b"\xff" * 100, b'{"format": "tischblock-sheet"}' + b" " * 2_000_000):
+            answer = client.session.post(url, data=body, headers=token, timeout=30)
+            assert answer.status_code in (400, 413, 422), (body[:30], answer.status_code, answer.text)
+            assert isinstance(answer.json()["detail"], str | list)
+        answer = client.session.post(url + "?round=7", data=b"{}", headers=token, timeout=30)
+        assert answer.status_code == 422
