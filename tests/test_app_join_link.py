@@ -4,6 +4,7 @@ only for the own name, checks the host's certificate itself, and opens the drawn
 
 from __future__ import annotations
 
+import re
 import time
 import tomllib
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from main import join_route
 from scoring import Participant
@@ -19,10 +21,12 @@ from storage import SheetStore
 from sync.outbox import SheetSyncState
 from sync.protocol import JOIN_SCHEME, InvalidJoinLine, JoinLine
 
+from .browser import PHONE, Taps, enable_semantics, running_app, screenshot, wait_for_text
 from .conftest import ROOT
 from .hostproc import HostProcess, running_host
 from .test_app_drawn_join import ROSTER, organizer
-from .test_scan import png, qr_image, turned
+from .test_app_exports_e2e import pick
+from .test_scan import photographed, png, qr_image, turned
 
 FP = ":".join(["AB"] * 32)
 CARD = JoinLine(url="https://192.168.1.20:8443", code="K7P4Q2", fingerprint=FP, start_number=12, secret="7KQ4-M2XP")
@@ -233,3 +237,127 @@ def test_the_adopt_endpoint_refuses_strangers_and_garbage_and_never_answers_5xx(
             assert isinstance(answer.json()["detail"], str | list)
         answer = client.session.post(url + "?round=7", data=b"{}", headers=token, timeout=30)
         assert answer.status_code == 422
+
+
+# -- in the browser ------------------------------------------------------------------------------------
+
+
+def y4m(path: Path, text: str) -> Path:
+    """A video file for Chromium's fake camera: the QR code of ``text`` on a grey card, as YUV 4:2:0 frames."""
+    code = qr_image(text, scale=5)
+    frame = Image.new("L", (640, 480), 225)
+    frame.paste(code, ((640 - code.width) // 2, (480 - code.height) // 2))
+    y, cb, cr = frame.convert("YCbCr").split()
+    chroma = b"".join(plane.resize((320, 240)).tobytes() for plane in (cb, cr))
+    with path.open("wb") as out:
+        out.write(b"YUV4MPEG2 W640 H480 F10:1 Ip A1:1 C420jpeg\n")
+        for _ in range(10):
+            out.write(b"FRAME\n" + y.tobytes() + chroma)
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser(host: HostProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Chromium whose camera shows the Startkarte of Startnummer 2 (a fake video device)."""
+    from .browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    video = y4m(tmp_path_factory.mktemp("kamera") / "startkarte-2.y4m", startkarte(host, 2).format())
+    camera = [
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}",
+    ]
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *camera])
+        yield launched
+        launched.close()
+
+
+def phone(browser: Any, url: str) -> Any:
+    context = browser.new_context(viewport=PHONE, permissions=["camera"])
+    page = context.new_page()
+    page.goto(url)
+    enable_semantics(page)
+    return page
+
+
+def drawn_sheet_shown(page: Any, drawn: dict[str, Any], number: int) -> None:
+    wait_for_text(page, "Bummerl 1 von 3, Stand 0:0", 30_000)
+    wait_for_text(page, opponent_of(drawn, number))
+
+
+@pytest.mark.browser
+def test_a_startkarte_link_lands_on_the_drawn_sheet_with_only_the_name_typed(
+    browser: Any, host: HostProcess, drawn: dict[str, Any], tmp_path: Path
+) -> None:
+    line = startkarte(host, 1)
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(tmp_path / "handy")}) as url:
+        page = phone(browser, url.rstrip("/") + line.web_path())
+        taps = Taps(page)
+        text = wait_for_text(page, "Startkarte: Startnummer 1", 30_000)
+        assert "Fingerabdruck" not in text and "Beitrittscode" not in text  # checked by the app, never typed
+        screenshot(page, "beitreten-startkarte.png")
+        taps.type("Dein Name", "Sepp")
+        taps.tap("button", "Beitreten")
+        drawn_sheet_shown(page, drawn, 1)
+        screenshot(page, "beitreten-startkarte-blatt.png")
+        assert taps.count == 2  # the name, and one tap
+        (info,) = SheetStore(tmp_path / "handy").list_sheets()
+        assert (info.context.round, info.context.written_by) == (1, "A" if info.participants[0] == "Die Sautreiber" else "B")
+        page.context.close()
+
+
+@pytest.mark.browser
+def test_the_camera_scans_the_startkarte(browser: Any, host: HostProcess, drawn: dict[str, Any], tmp_path: Path) -> None:
+    """The web client carries flet-camera's control: Chromium's fake camera shows Startnummer 2's card."""
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(tmp_path / "handy")}) as url:
+        page = phone(browser, url + "beitreten")
+        wait_for_text(page, "Startkarte scannen", 30_000)
+        screenshot(page, "beitreten-scannen.png")
+        Taps(page).tap("button", "QR-Code scannen")
+        wait_for_text(page, "Startkarte: Startnummer 2", 60_000)
+        Taps(page).type("Dein Name", "Vroni")
+        Taps(page).tap("button", "Beitreten")
+        drawn_sheet_shown(page, drawn, 2)
+        page.context.close()
+
+
+@pytest.mark.browser
+def test_a_photo_of_the_qr_code_joins_and_a_sheet_begun_before_goes_to_the_drawn_table(
+    browser: Any, host: HostProcess, drawn: dict[str, Any], tmp_path: Path
+) -> None:
+    data = tmp_path / "handy"
+    begun = begin(SheetStore(data), "watten-turnier", ["Stanglwirt-Buam", opponent_of(drawn, 3)], games=4)
+    foreign, card = tmp_path / "gasthaus.png", tmp_path / "startkarte-3.jpg"
+    foreign.write_bytes(png(qr_image("https://www.gasthof-post.at/speisekarte")))
+    card.write_bytes(png(photographed(qr_image(startkarte(host, 3).format())), "JPEG"))
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data)}) as url:
+        page = phone(browser, url)
+        wait_for_text(page, "Blätter auf diesem Handy", 30_000)
+        Taps(page).tap("button", "Turnier beitreten")
+        pick(page, "Foto vom QR-Code wählen", foreign)
+        wait_for_text(page, "Dieser QR-Code ist nicht von Tischblock (https://www.gasthof-post.at/speisekarte)")
+        screenshot(page, "beitreten-fremder-qr.png")
+        pick(page, "Foto vom QR-Code wählen", card)
+        wait_for_text(page, "Startkarte: Startnummer 3", 30_000)
+        Taps(page).type("Dein Name", "Loisl")
+        Taps(page).tap("button", "Beitreten")
+        drawn_sheet_shown(page, drawn, 3)
+
+        # Back on the start screen: the sheet begun before joining is marked, and goes to the drawn table.
+        page.goto(url)
+        enable_semantics(page)
+        wait_for_text(page, "Geht nicht an den Veranstalter: gehört zu keinem Turnier", 30_000)
+        screenshot(page, "start-blatt-vor-dem-beitritt.png")
+        Taps(page).tap("button", "An das Turnier senden")
+        wait_for_text(page, re.compile(r"Bummerl 1 von 3, Stand \d+:\d+"), 30_000)
+        wait_for_text(page, "beim Veranstalter", 30_000)
+        screenshot(page, "blatt-vor-dem-beitritt-gesendet.png")
+        sheets = SheetStore(data).list_sheets()
+        assert begun not in {str(s.id) for s in sheets}
+        (adopted,) = [s for s in sheets if s.revision == 4]
+        assert adopted.context.round == 1 and adopted.context.tournament is not None
+        page.context.close()
