@@ -26,6 +26,18 @@ def camera_possible(page: ft.Page) -> bool:
     return bool(page.web) or page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
 
 
+def camera_trouble(error: Exception) -> str:
+    """Why the camera does not open, in a player's words (the platform's error names the case)."""
+    text = str(error)
+    if "NotFound" in text or "cameraNotFound" in text or "no camera" in text.lower():
+        return "Keine Kamera gefunden."
+    if "ermission" in text or "NotAllowed" in text or "Denied" in text:
+        return "Die Kamera ist für Tischblock nicht erlaubt (in den Einstellungen des Handys oder des Browsers erlauben)."
+    if "NotSupported" in text or "notSupported" in text or "mediaDevices" in text:
+        return "Dieser Browser gibt die Kamera nicht frei (im Browser geht sie nur über https)."
+    return "Die Kamera lässt sich nicht öffnen."
+
+
 def _back_camera(cameras: list[fc.CameraDescription]) -> fc.CameraDescription:
     backs = [c for c in cameras if c.lens_direction == fc.CameraLensDirection.BACK]
     return (backs or cameras)[0]
@@ -35,17 +47,17 @@ async def _scan(camera: fc.Camera, on_texts: Callable[[list[str]], bool], on_una
     try:
         cameras = await camera.get_available_cameras()
         if not cameras:
-            on_unavailable("Dieses Gerät hat keine Kamera, die Tischblock benutzen darf.")
+            on_unavailable("Keine Kamera gefunden.")
             return
         await camera.initialize(_back_camera(cameras), fc.ResolutionPreset.HIGH, enable_audio=False)
     except (RuntimeError, TimeoutError) as error:
-        on_unavailable(f"Die Kamera lässt sich nicht öffnen ({error}).")
+        on_unavailable(camera_trouble(error))
         return
     while True:
         try:
             picture = await camera.take_picture()
         except (RuntimeError, TimeoutError) as error:
-            on_unavailable(f"Die Kamera liefert kein Bild ({error}).")
+            on_unavailable(f"Die Kamera liefert kein Bild. {camera_trouble(error)}")
             return
         try:
             texts = await asyncio.to_thread(qr_texts, picture)

@@ -16,6 +16,7 @@ from PIL import Image
 
 from main import join_route
 from scoring import Participant
+from screens.qr_camera import camera_trouble
 from screens.tournament_state import TournamentState, _stop_service
 from storage import SheetStore
 from sync.outbox import SheetSyncState
@@ -306,7 +307,8 @@ def test_a_startkarte_link_lands_on_the_drawn_sheet_with_only_the_name_typed(
         screenshot(page, "beitreten-startkarte-blatt.png")
         assert taps.count == 2  # the name, and one tap
         (info,) = SheetStore(tmp_path / "handy").list_sheets()
-        assert (info.context.round, info.context.written_by) == (1, "A" if info.participants[0] == "Die Sautreiber" else "B")
+        sheet = SheetStore(tmp_path / "handy").open(info.id)
+        assert sheet.context.round == 1 and sheet.participant(sheet.context.written_by or "").start_number == 1
         page.context.close()
 
 
@@ -361,3 +363,17 @@ def test_a_photo_of_the_qr_code_joins_and_a_sheet_begun_before_goes_to_the_drawn
         (adopted,) = [s for s in sheets if s.revision == 4]
         assert adopted.context.round == 1 and adopted.context.tournament is not None
         page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        ("CameraException(cameraNotFound, No camera found for the given camera options.)", "Keine Kamera gefunden."),
+        ("CameraException(CameraAccessDenied, Permission denied)", "nicht erlaubt"),
+        ("CameraException(cameraNotSupported, The camera is not supported on this device.)", "nur über https"),
+        ("something else", "Die Kamera lässt sich nicht öffnen."),
+    ],
+)
+def test_a_camera_that_does_not_open_is_explained_in_a_players_words(error: str, said: str) -> None:
+    assert said in camera_trouble(RuntimeError(error))
+    assert "Exception" not in camera_trouble(RuntimeError(error))
