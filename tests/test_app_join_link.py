@@ -349,7 +349,11 @@ def test_a_photo_of_the_qr_code_joins_and_a_sheet_begun_before_goes_to_the_drawn
         Taps(page).tap("button", "Beitreten")
         drawn_sheet_shown(page, drawn, 3)
 
-        # Back on the start screen: the sheet begun before joining is marked, and goes to the drawn table.
+        # The sheet begun before joining says on itself that it will not reach the organizer ...
+        page.goto(f"{url}blatt/{begun}")
+        enable_semantics(page)
+        wait_for_text(page, "Geht nicht an den Veranstalter: gehört zu keinem Turnier – auf der Startseite", 30_000)
+        # ... and on the start screen it is marked, and goes to the drawn table.
         page.goto(url)
         enable_semantics(page)
         wait_for_text(page, "Geht nicht an den Veranstalter: gehört zu keinem Turnier", 30_000)
