@@ -8,7 +8,10 @@ Routes (each level is a view on the stack, so the back button and gesture work):
     /blatt/<id>/abschluss      close and sign
     /blatt/<id>/teilen         the sheet as PDF Tischliste, CSV or Tischblock JSON (share sheet or download)
     /sicherung                 every sheet as one backup file, and reading a backup or a sheet in
-    /beitreten                 join the organizer's tournament (and leave it)
+    /beitreten                 join the organizer's tournament (and leave it); ``/beitreten?url=…&code=…&fp=…&nr=…&key=…``
+                               (a Startkarte's or the Aushang's QR code as a web link) opens it filled in
+    tischblock://join?…        the same line as a deep link (``flet build``: pyproject.toml [tool.flet.deep_linking]);
+                               the app gets it as the route ``/?url=…`` (or the whole line) and goes to /beitreten?…
     /statistik                 statistics across the sheets on this phone, with filters
     /einstellungen             theme, text size, house rules for new sheets, own name
     /hilfe                     the user guide (docs/anleitung.md)
@@ -28,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 import flet as ft
 
@@ -51,6 +55,7 @@ from screens.statistics_screen import StatisticsScreen
 from screens.statistics_state import StatisticsState
 from screens.tournament_state import TournamentState
 from storage import SheetStore, StorageError
+from sync.protocol import InvalidJoinLine, JoinLine
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 """App icon and favicon; found wherever the app is started from."""
@@ -93,8 +98,11 @@ class Session:
             return []
 
     def joined(self) -> None:
-        """After joining: the host is offered again next time."""
-        self.settings.remember_host(self.tournament.target)
+        """After joining: the host is offered again next time (never a Startkarte's key), and a name typed
+        when joining from a link is the own name from now on."""
+        self.settings.remember_host(self.tournament.remembered)
+        if self.tournament.link is not None and not self.settings.settings.own_name:
+            self.settings.set_own_name(self.tournament.device_name)
 
     def keep_awake(self, sheet_id: str) -> Callable[[], None]:
         """Keep the screen on while the sheet is open (Wakelock; the Screen Wake Lock API in a browser);
@@ -147,12 +155,27 @@ def go(route: str) -> None:
     ft.context.page.navigate(route)
 
 
+def join_route(route: str) -> str | None:
+    """Where a route carrying a join line leads: ``/beitreten?…`` for a deep link (``tischblock://join?…``
+    arrives as ``/?url=…`` or as the whole line), ``None`` for any other route and for ``/beitreten?…`` itself."""
+    try:
+        line = JoinLine.from_link(route)
+    except InvalidJoinLine:
+        line = None  # the join screen says what is wrong with it
+        if not route.startswith("/beitreten"):
+            return "/beitreten?" + urlsplit(route).query
+    if line is None or route.startswith("/beitreten"):
+        return None
+    return line.web_path()
+
+
 @ft.component
 def StartRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
     location = ft.use_route_location()
     ft.use_effect(session.app.refresh, dependencies=[location])
     ft.use_effect(following(None, session.tournament), dependencies=[])
+    ft.use_effect(lambda: _follow_link(ft.context.page.route), dependencies=[location])
     return StartScreen(
         session.app,
         session.tournament,
@@ -164,6 +187,12 @@ def StartRoute() -> ft.View:
         on_settings=lambda: go("/einstellungen"),
         on_help=lambda: go("/hilfe"),
     )
+
+
+def _follow_link(route: str) -> None:
+    target = join_route(route)
+    if target is not None:
+        go(target)
 
 
 @ft.component
@@ -247,7 +276,15 @@ def JoinRoute() -> ft.View:
         go(f"/blatt/{sheet_id}")
 
     names = ft.use_memo(session.names, dependencies=[])
-    return JoinScreen(session.tournament, on_joined=joined, names=names, on_open=open_drawn)
+    route = ft.context.page.route
+    named = bool(session.settings.settings.own_name)
+
+    def take_link() -> None:
+        if "?" in route and not session.tournament.joined:
+            session.tournament.take_link(route, named=named)
+
+    ft.use_effect(take_link, dependencies=[route])
+    return JoinScreen(session.tournament, on_joined=joined, names=names, on_open=open_drawn, named=named)
 
 
 @ft.component

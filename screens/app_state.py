@@ -26,6 +26,8 @@ class SheetRow:
     participants: str
     glance: str
     closed: bool
+    tournament: str | None = None
+    table: int | None = None
 
     @property
     def label(self) -> str:
@@ -82,6 +84,8 @@ class AppState:
                     participants=" – ".join(info.participants),
                     glance=glance(self.store, info),
                     closed=info.closed,
+                    tournament=info.context.tournament,
+                    table=info.context.table,
                 )
             )
         self.rows = rows

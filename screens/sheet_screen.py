@@ -142,7 +142,13 @@ def _correction_bar(state: SheetState) -> ft.Control:
 def _sync(state: SheetState, tournament: TournamentState) -> ft.Control | None:
     """Where the sheet stands on its way to the organizer, and a button to send it now."""
     sheet = state.sheet
-    if sheet is None or not tournament.belongs(sheet.context.tournament, sheet.context.table):
+    if sheet is None:
+        return None
+    stray = tournament.stray(sheet.context.tournament, sheet.context.table)
+    if stray is not None:  # issue 21: say so on the sheet too; the start screen hands it over
+        there = " – auf der Startseite „An das Turnier senden“" if tournament.can_hand_over(sheet.context.tournament, state.closed) else ""
+        return ft.Text(f"{stray[:1].upper()}{stray[1:]}{there}.", size=14, weight=ft.FontWeight.W_500, color=ft.Colors.ERROR)
+    if not tournament.belongs(sheet.context.tournament, sheet.context.table):
         return None
     sheet_id = str(sheet.id)
     label = tournament.label(sheet_id) or "nicht gesendet"

@@ -11,35 +11,57 @@ from .looks import scaling
 from .tournament_state import TournamentState
 
 
-def _row(row: SheetRow, on_open: Callable[[str], None], sync: str | None) -> ft.Control:
+def _stray(row: SheetRow, tournament: TournamentState, on_open: Callable[[str], None]) -> list[ft.Control]:
+    """Under a sheet that will not reach the organizer: why, and for one begun before joining "An das Turnier senden"."""
+    why = tournament.stray(row.tournament, row.table)
+    if why is None:
+        return []
+
+    def send() -> None:
+        sheet_id = tournament.hand_over(row.id)
+        if sheet_id is not None:
+            on_open(sheet_id)
+
+    lines: list[ft.Control] = [ft.Text(why[:1].upper() + why[1:], size=13, weight=ft.FontWeight.W_600, color=ft.Colors.ERROR)]
+    if tournament.can_hand_over(row.tournament, row.closed):
+        lines.append(ft.TextButton("An das Turnier senden", icon=ft.Icons.SEND, height=44, on_click=lambda _: send()))
+    problem = tournament.errors.get(f"hand_over:{row.id}")
+    if problem:
+        lines.append(ft.Text(problem, size=14, color=ft.Colors.ERROR))
+    return [ft.Container(padding=ft.Padding.only(left=14, right=14, bottom=6), content=ft.Column(spacing=2, controls=lines))]
+
+
+def _row(row: SheetRow, on_open: Callable[[str], None], sync: str | None, stray: list[ft.Control]) -> ft.Control:
     state = ft.Text(
         "abgeschlossen" if row.closed else "offen",
         size=13,
         weight=ft.FontWeight.W_600,
         color=ft.Colors.ON_SURFACE_VARIANT if row.closed else ft.Colors.PRIMARY,
     )
-    return ft.Card(
-        content=ft.Semantics(
-            label=row.label + (f" · {sync}" if sync else ""),
-            button=True,
-            container=True,
-            exclude_semantics=True,
-            on_tap=lambda _: on_open(row.id),
-            content=ft.Container(
-                padding=ft.Padding.symmetric(horizontal=14, vertical=10),
-                on_click=lambda _: on_open(row.id),
-                content=ft.Column(
-                    spacing=2,
-                    controls=[
-                        ft.Row([ft.Text(row.title, size=17, weight=ft.FontWeight.BOLD, expand=True), state]),
-                        ft.Text(row.participants, size=15, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
-                        ft.Text(row.glance, size=15, weight=ft.FontWeight.W_500),
-                        ft.Text(row.where, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
-                        *([ft.Text(sync, size=13, weight=ft.FontWeight.W_600, color=ft.Colors.TERTIARY)] if sync else []),
-                    ],
-                ),
+    return ft.Card(content=ft.Column(spacing=0, controls=[_card(row, on_open, sync, state), *stray]))
+
+
+def _card(row: SheetRow, on_open: Callable[[str], None], sync: str | None, state: ft.Text) -> ft.Control:
+    return ft.Semantics(
+        label=row.label + (f" · {sync}" if sync else ""),
+        button=True,
+        container=True,
+        exclude_semantics=True,
+        on_tap=lambda _: on_open(row.id),
+        content=ft.Container(
+            padding=ft.Padding.symmetric(horizontal=14, vertical=10),
+            on_click=lambda _: on_open(row.id),
+            content=ft.Column(
+                spacing=2,
+                controls=[
+                    ft.Row([ft.Text(row.title, size=17, weight=ft.FontWeight.BOLD, expand=True), state]),
+                    ft.Text(row.participants, size=15, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                    ft.Text(row.glance, size=15, weight=ft.FontWeight.W_500),
+                    ft.Text(row.where, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+                    *([ft.Text(sync, size=13, weight=ft.FontWeight.W_600, color=ft.Colors.TERTIARY)] if sync else []),
+                ],
             ),
-        )
+        ),
     )
 
 
@@ -95,7 +117,7 @@ def StartScreen(
     controls.extend(ft.Text(w, color=ft.Colors.ERROR, size=13) for w in state.warnings)
     if state.rows:
         controls.append(ft.Text("Blätter auf diesem Handy", size=16, weight=ft.FontWeight.W_600))
-        controls.extend(_row(row, on_open, tournament.label(row.id)) for row in state.rows)
+        controls.extend(_row(row, on_open, tournament.label(row.id), _stray(row, tournament, on_open)) for row in state.rows)
     else:
         controls.append(
             ft.Text(

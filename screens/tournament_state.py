@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import flet as ft
 
 from storage import SheetStore, StorageError
-from storage.errors import SheetExists
+from storage.errors import SheetExists, SheetNotFound
 from storage.repository import default_device
 from sync.client import (
     CertificateMismatch,
@@ -30,6 +30,7 @@ from sync.client import (
     HostUnreachable,
     JoinRefused,
     NotDrawn,
+    SheetRefused,
     SyncError,
     forget_credentials,
     join,
@@ -37,7 +38,8 @@ from sync.client import (
     save_credentials,
 )
 from sync.outbox import SheetSync, SheetSyncState, SyncService
-from sync.protocol import InvalidJoinLine
+from sync.protocol import InvalidJoinLine, JoinLine
+from sync.scan import join_line_of, qr_texts
 
 _SERVICES: dict[Path, SyncService] = {}
 _LOCK = threading.Lock()
@@ -85,6 +87,8 @@ class TournamentState:
     states: dict[str, SheetSync] = field(default_factory=dict)
     assigned: str | None = None
     """Where the Startnummer plays now ("Durchgang 2 · Tisch 5 · Platz 1"), once asked."""
+    link: JoinLine | None = None
+    """The join line a link, a scanned QR code or a pasted line brought: the form then asks only what it lacks."""
 
     def __post_init__(self) -> None:
         try:
@@ -121,10 +125,61 @@ class TournamentState:
         setattr(self, name, value)
         self.errors.pop(name, None)
 
+    def take_link(self, text: str, *, named: bool = True) -> bool:
+        """Fill the form from a join line or a link carrying one (``/beitreten?url=…``, ``tischblock://join?…``):
+        the host, the code, the pinned fingerprint and, from a Startkarte, the Startnummer and its key. ``named``:
+        the own name is known (else the name field starts empty and is asked). A text that is no join line
+        leaves the form as it was, with the reason at the line's field."""
+        try:
+            line = JoinLine.from_link(text)
+        except InvalidJoinLine as error:
+            self.errors = {"target": str(error)}
+            return False
+        if line is None:
+            self.errors = {"target": "Das ist keine Beitrittszeile von Tischblock (sie beginnt mit tischblock://join?)."}
+            return False
+        self.link, self.target, self.code, self.fingerprint = line, line.format(), "", ""
+        if line.start_number is not None:
+            self.start_number, self.table, self.team = str(line.start_number), "", ""
+        if not named:
+            self.device_name = ""
+        self.errors = {}
+        return True
+
+    def take_photo(self, image: bytes | None, *, named: bool = True) -> bool:
+        """A photo of the QR code (picked from a file): its join line fills in the form, or ``errors["scan"]``
+        says why not (no image, no QR code, not Tischblock's)."""
+        try:
+            texts = qr_texts(image or b"")
+        except InvalidJoinLine as error:
+            self.errors = {"scan": str(error)}
+            return False
+        return self.take_qr(texts, named=named)
+
+    def take_qr(self, texts: list[str], *, named: bool = True) -> bool:
+        """The texts of the QR codes the camera or a photo shows: the join line among them fills in the form."""
+        try:
+            line = join_line_of(texts)
+        except InvalidJoinLine as error:
+            self.errors = {"scan": str(error)}
+            return False
+        return self.take_link(line.format(), named=named)
+
+    def by_hand(self) -> None:
+        """The player types the address, the code and the fingerprint instead."""
+        self.link, self.target, self.errors = None, "", {}
+
+    @property
+    def remembered(self) -> str:
+        """What the phone keeps of the join line for next time: the hall's line, never a Startkarte's key."""
+        return self.link.for_everyone().format() if self.link is not None else self.target
+
     def join(self) -> bool:
         """Join with what the form holds; mark what is wrong next to its field, or keep the credentials."""
         errors: dict[str, str] = {}
-        target = self.target.strip()
+        if self.link is None and self.target.strip().startswith("tischblock:") and not self.take_link(self.target):
+            return False
+        target = self.link.format() if self.link is not None else self.target.strip()
         if not target:
             errors["target"] = "Beitrittszeile (tischblock://join?…) oder Adresse des Veranstalters eingeben."
         elif not target.startswith("tischblock:") and not self.code.strip():
@@ -137,7 +192,9 @@ class TournamentState:
         elif not table.isdigit() or not 1 <= int(table) <= 999:
             errors["table"] = "Tischnummer: eine ganze Zahl von 1 bis 999 (oder oben die Startnummer, wenn ausgelost wird)."
         if not self.device_name.strip():
-            errors["device_name"] = "Bitte dem Handy einen Namen geben (z. B. „Tisch 4, Sautreiber“)."
+            errors["device_name"] = (
+                "Bitte deinen Namen eingeben." if self.link is not None else "Bitte dem Handy einen Namen geben (z. B. „Tisch 4, Sautreiber“)."
+            )
         if errors:
             self.errors = errors
             return False
@@ -155,6 +212,7 @@ class TournamentState:
                 code=self.code.strip() or None,
                 fingerprint=fingerprint,
                 start_number=int(number) if number else None,
+                secret=self.link.secret if self.link is not None and number == str(self.link.start_number) else None,
             )
         except InvalidJoinLine as error:
             self.errors = {"target": str(error)}
@@ -228,6 +286,57 @@ class TournamentState:
         self.assigned = f"{found.round_label} {found.round} · Tisch {found.table}{seat}"
         self.errors = {}
         return str(found.sheet.id)
+
+    # -- a sheet begun before joining -------------------------------------------------------------
+    def stray(self, tournament: str | None, table: int | None) -> str | None:
+        """Why a sheet will not reach the organizer this phone joined ("gehört zu keinem Turnier"), or ``None``."""
+        if self.credentials is None or self.belongs(tournament, table):
+            return None
+        if tournament is None:
+            return "geht nicht an den Veranstalter: gehört zu keinem Turnier"
+        if tournament != self.credentials.tournament_id:
+            return "geht nicht an den Veranstalter: gehört zu einem anderen Turnier"
+        return f"geht nicht an den Veranstalter: dieses Handy schreibt für Tisch {self.credentials.table}"
+
+    def can_hand_over(self, tournament: str | None, closed: bool) -> bool:
+        """An open sheet of no tournament, on a phone joined with its Startnummer: "An das Turnier senden"."""
+        return self.by_draw and tournament is None and not closed
+
+    def hand_over(self, sheet_id: str, round: int | None = None) -> str | None:
+        """Send a sheet begun before joining to the organizer as the drawn table's sheet: the host checks the
+        teams, the ruleset and that the round is not signed yet; the phone keeps that sheet in place of the
+        begun one and sends it from now on. Returns its id, or ``None`` with the reason in
+        ``errors["hand_over:<id>"]``."""
+        key = f"hand_over:{sheet_id}"
+        creds = self.credentials
+        if creds is None or creds.start_number is None:
+            self.errors = {key: "Erst mit der Startnummer dem Turnier beitreten (Startkarte scannen)."}
+            return None
+        try:
+            begun = self.store.open(sheet_id)
+            with HostClient.for_credentials(creds) as client:
+                answer = client.adopt(begun, round)
+            self.store.hand_over(sheet_id, answer.sheet)
+        except NotDrawn as error:
+            self.errors = {key: f"Noch kein Tisch: {error}"}
+            return None
+        except (SheetRefused, SyncError) as error:
+            self.errors = {key: str(error)}
+            return None
+        except SheetExists:
+            self.errors = {
+                key: f"Für {answer.round_label} {answer.round}, Tisch {answer.table} hat dieses Handy schon ein Blatt "
+                "mit Spielen; dort weiterschreiben."
+            }
+            return None
+        except (SheetNotFound, StorageError) as error:
+            self.errors = {key: str(error)}
+            return None
+        self.assigned = f"{answer.round_label} {answer.round} · Tisch {answer.table}"
+        self.errors = {}
+        new_id = str(answer.sheet.id)
+        self.queue(new_id)
+        return new_id
 
     # -- sending --------------------------------------------------------------------------------
     def _running(self) -> SyncService | None:

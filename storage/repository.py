@@ -65,6 +65,8 @@ from .schema import VersionedStorage
 SHEETS_DIR = "sheets"
 INDEX_FILE = "index.json"
 CONFLICTS_DIR = "conflicts"
+HANDED_OVER_DIR = "uebergeben"
+"""Sheets begun before joining whose games now stand on the drawn table's sheet (kept, not listed)."""
 LOCK_FILE = ".lock"
 SHEET_TABLE = "sheet"
 INDEX_TABLE = "sheets"
@@ -514,6 +516,33 @@ class SheetStore:
                 target = conflicts / f"{theirs.id}.{stamp}-{counter}.json"
             atomic_write_bytes(target, dump_json(incoming.document()))
             return ImportOutcome.CONFLICT
+
+    def hand_over(self, begun_id: uuid.UUID | str, sheet: Sheet) -> Sheet:
+        """Put the tournament's ``sheet`` in place of the sheet begun before joining (issue 21): the same games
+        under the drawn table's header. Under the prepared sheet's id, an empty copy of it is replaced; the
+        begun sheet's file is then kept aside in ``uebergeben/``. ``SheetExists`` if a sheet with games holds
+        that id; nothing changes on any refusal."""
+        find_ruleset(sheet.ruleset.id).score(sheet)
+        now = utcnow()
+        with self.locked():
+            begun = self._read(begun_id)
+            if begun.sheet.entries != sheet.entries:
+                raise StorageError("Das Blatt hat sich inzwischen geändert; bitte noch einmal an das Turnier senden.")
+            target = self.sheet_path(sheet.id)
+            fresh = StoredSheet(sheet=sheet, created_at=begun.created_at, updated_at=now, device=begun.device)
+            if sheet.id == begun.sheet.id or self._exists(sheet.id):
+                current = begun if sheet.id == begun.sheet.id else self._read(sheet.id)
+                if sheet.id != begun.sheet.id and current.sheet.entries:
+                    raise SheetExists(sheet.id)
+                document = fresh.model_copy(update={"sync": current.sync}).document()
+                self._sheet_db(target).table(SHEET_TABLE).update(lambda doc: _replace_document(doc, document), doc_ids=[1])
+            else:
+                self._insert(fresh)
+            if sheet.id != begun.sheet.id:
+                aside = self.root / HANDED_OVER_DIR
+                ensure_dir(aside)
+                os.replace(self.sheet_path(begun_id), aside / self.sheet_path(begun_id).name)
+        return sheet
 
     def all_stored(self) -> list[StoredSheet]:
         """Every readable stored sheet (for the backup), oldest first."""

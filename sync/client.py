@@ -39,8 +39,10 @@ from storage.atomic import atomic_write_bytes, parse_json_object
 from storage.errors import StorageError
 
 from .protocol import (
+    ADOPT_PATH,
     API_PREFIX,
     TOKEN_HEADER,
+    AdoptResponse,
     AssignmentResponse,
     HostInfo,
     InvalidJoinLine,
@@ -335,13 +337,26 @@ class HostClient:
         return info
 
     def join(
-        self, join_code: str, table: int | None, team: str | None, device_name: str, *, start_number: int | None = None
+        self,
+        join_code: str,
+        table: int | None,
+        team: str | None,
+        device_name: str,
+        *,
+        start_number: int | None = None,
+        secret: str | None = None,
     ) -> Credentials:
-        """Join the tournament for ``table`` (and ``team``), or with the ``start_number`` when the tournament
-        draws its tables; the credentials carry the new device token."""
+        """Join the tournament for ``table`` (and ``team``), or with the ``start_number`` (and the entrant's
+        ``secret`` from the Startkarte) when the tournament draws its tables; the credentials carry the new
+        device token."""
         try:
             request = JoinRequest(
-                join_code=join_code.strip(), table=table, team=team, device_name=device_name, start_number=start_number
+                join_code=join_code.strip(),
+                table=table,
+                team=team,
+                device_name=device_name,
+                start_number=start_number,
+                secret=secret,
             )
         except ValidationError as error:
             raise JoinRefused(f"Die Angaben zum Beitritt sind ungültig: {german_validation_message(error)}") from None
@@ -390,6 +405,24 @@ class HostClient:
             raise NotDrawn(detail)
         if response.status_code in (401, 403):
             raise NotAuthorized(f"Der Veranstalter nimmt von diesem Handy nichts an: {detail}")
+        raise self._server_trouble(response)
+
+    def adopt(self, sheet: Sheet, round: int | None = None) -> AdoptResponse:
+        """The drawn table's sheet with the games of ``sheet``, begun before this phone joined (nothing is stored
+        by asking). ``NotDrawn`` while the round is not drawn; ``SheetRefused`` (German) for other teams, another
+        ruleset, or a round already signed."""
+        path = ADOPT_PATH + (f"?round={int(round)}" if round is not None else "")
+        response = self._request("POST", path, body=sheet.to_json().encode("utf-8"))
+        if response.status_code == 200:
+            answer: AdoptResponse = self._parse(AdoptResponse, response)
+            return answer
+        detail = _detail(response)
+        if response.status_code == 404:
+            raise NotDrawn(detail)
+        if response.status_code in (401, 403):
+            raise NotAuthorized(f"Der Veranstalter nimmt von diesem Handy nichts an: {detail}")
+        if response.status_code in (409, 413, 422):
+            raise SheetRefused(f"Der Veranstalter nimmt das Blatt nicht für das Turnier: {detail}")
         raise self._server_trouble(response)
 
     def submit(self, sheet: Sheet) -> SubmitResponse:
@@ -449,9 +482,11 @@ def join(
     code: str | None = None,
     fingerprint: str | None = None,
     start_number: int | None = None,
+    secret: str | None = None,
     **client_options: Any,
 ) -> Credentials:
     """Join a tournament with the join line (``tischblock://join?...``), or with the host's URL and ``code``.
+    A Startkarte's line brings its Startnummer and key (``nr``, ``key``) unless they are given.
 
     Returns the credentials (save them with ``save_credentials``). ``InvalidJoinLine``,
     ``JoinRefused``, ``CertificateMismatch`` or ``HostUnreachable`` with a German message.
@@ -460,9 +495,11 @@ def join(
     if target.startswith("tischblock:"):
         line = JoinLine.parse(target)
         url, code, fingerprint = line.url, code or line.code, line.fingerprint
+        start_number = start_number if start_number is not None else line.start_number
+        secret = secret or line.secret
     else:
         if not code:
             raise InvalidJoinLine("Zum Beitreten fehlt der Beitrittscode.")
         url = target
     with HostClient(url, fingerprint=fingerprint, **client_options) as client:
-        return client.join(code, table, team, device_name, start_number=start_number)
+        return client.join(code, table, team, device_name, start_number=start_number, secret=secret)

@@ -8,6 +8,9 @@ answer models (pydantic v2) and the join line a phone pastes or scans.
   with a Startnummer when the tournament has a roster (404 unknown number), else with a table.
 - ``GET  /api/v1/assignment?round=N`` (device token of a Startnummer): ``AssignmentResponse``, the
   table, seat and prepared sheet of the round (default: the latest drawn); 404 while not drawn.
+- ``POST /api/v1/sheets/adopt?round=N`` (device token), body: a sheet begun before joining (no tournament):
+  200 ``AdoptResponse``, the drawn table's sheet with its games (the phone keeps it and sends it from then
+  on); 422 other teams or another ruleset, 409 the round already signed or decided, 404 not drawn.
 - ``PUT  /api/v1/sheets/{sheet_id}/revisions/{revision}`` (device token), body: ``Sheet.to_json()``;
   ``revision == len(sheet.entries)``. 201 ``SubmitResponse(status="stored")`` after the durable
   commit; the same body again 200 ``"already_stored"``; another body for a stored revision 409
@@ -37,11 +40,13 @@ from scoring import Sheet
 from scoring.compare import Comparison
 
 __all__ = [
+    "ADOPT_PATH",
     "API_PREFIX",
     "API_VERSION",
     "MAX_BODY_BYTES",
     "ORGANIZER_USER",
     "TOKEN_HEADER",
+    "AdoptResponse",
     "AssignmentResponse",
     "Comparison",
     "ConflictInfo",
@@ -96,6 +101,8 @@ class JoinRequest(_Model):
     """Participant id, team name or seat the phone writes for (``context.written_by`` of its sheets)."""
     device_name: str = Field(min_length=1, max_length=80)
     start_number: int | None = Field(default=None, ge=1, le=100_000)
+    secret: str | None = Field(default=None, max_length=32)
+    """The entrant's key from the Startkarte (``key=`` of its join line), sent with the ``start_number``."""
 
     @model_validator(mode="after")
     def _one_way(self) -> JoinRequest:
@@ -140,6 +147,22 @@ class AssignmentResponse(_Model):
     participant_id: str
     name: str
     started_at: datetime | None = None
+    sheet: Sheet
+
+
+ADOPT_PATH = f"{API_PREFIX}/sheets/adopt"
+
+
+class AdoptResponse(_Model):
+    """``POST /api/v1/sheets/adopt``: the drawn table's sheet holding the games of a sheet begun before joining.
+
+    ``sheet`` has the prepared sheet's id and context (tournament, round, table, ``written_by``) and the
+    drawn participants under the begun sheet's participant ids; its entries are the begun sheet's. Nothing
+    is stored by this answer: the phone keeps the sheet and sends it like any other."""
+
+    round: int
+    round_label: str
+    table: int
     sheet: Sheet
 
 
@@ -227,14 +250,27 @@ class JoinLine(_Model):
     secret: str | None = Field(default=None, min_length=4, max_length=32, pattern=r"^[A-Z0-9-]+$")
 
     def format(self) -> str:
-        line = f"{JOIN_SCHEME}://join?url={quote(self.url, safe=':/[]')}&code={quote(self.code, safe='')}"
+        return f"{JOIN_SCHEME}://join?{self.query()}"
+
+    def query(self) -> str:
+        """The line's fields as a URL query (``url=…&code=…&fp=…&nr=…&key=…``): the same in the deep link
+        and in the web app's address ``/beitreten?…``."""
+        query = f"url={quote(self.url, safe=':/[]')}&code={quote(self.code, safe='')}"
         if self.fingerprint:
-            line += f"&fp={self.fingerprint}"
+            query += f"&fp={self.fingerprint}"
         if self.start_number is not None:
-            line += f"&nr={self.start_number}"
+            query += f"&nr={self.start_number}"
         if self.secret:
-            line += f"&key={self.secret}"
-        return line
+            query += f"&key={self.secret}"
+        return query
+
+    def web_path(self) -> str:
+        """Where the web app opens "Turnier beitreten" with this line filled in."""
+        return f"/beitreten?{self.query()}"
+
+    def for_everyone(self) -> JoinLine:
+        """The hall's line without this entrant's Startnummer and key (what a phone may remember)."""
+        return self.model_copy(update={"start_number": None, "secret": None})
 
     @classmethod
     def parse(cls, text: str) -> JoinLine:
@@ -265,3 +301,19 @@ class JoinLine(_Model):
         if secret is not None and not _SECRET.match(secret):
             raise InvalidJoinLine("Der Schlüssel der Startkarte (key=...) ist unvollständig oder falsch geschrieben.")
         return cls(url=url, code=code, fingerprint=fingerprint, start_number=int(number) if number else None, secret=secret)
+
+    @classmethod
+    def from_link(cls, link: str) -> JoinLine | None:
+        """The join line a link carries, or ``None`` if it carries none: the line itself, the web app's
+        ``/beitreten?url=…&code=…`` (with or without its host), or the route a ``tischblock://join?…`` deep link
+        gives the app (``/?url=…``, ``/join?url=…``). ``InvalidJoinLine`` (German) for a link with the join
+        fields that are wrong."""
+        parts = urlsplit(link.strip())
+        if parts.scheme == JOIN_SCHEME:
+            return cls.parse(link)
+        if parts.path.rstrip("/") not in ("", "/beitreten", "/join"):
+            return None
+        query = parse_qs(parts.query)
+        if "url" not in query and "code" not in query:
+            return None
+        return cls.parse(f"{JOIN_SCHEME}://join?{parts.query}")

@@ -47,6 +47,7 @@ OPERATIONS = [
     ("GET", "/api/v1/conflicts"),
     ("GET", "/api/v1/sheets/{sheet_id}"),
     ("GET", "/api/v1/assignment"),
+    ("POST", "/api/v1/sheets/adopt"),
     ("GET", "/api/v1/organizer/tournament"),
     ("POST", "/api/v1/organizer/tournament"),
     ("PUT", "/api/v1/organizer/plan"),

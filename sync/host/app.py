@@ -25,7 +25,7 @@ from .desk import Desk
 from .http import BodyLimit, install_error_handlers
 from .organizer_api import install_organizer_routes
 from .pages.routes import install_pages
-from .phone_api import install_phone_routes
+from .phone_api import install_adopt_route, install_phone_routes
 from .scored import ScoredSheets
 from .state import HostState
 from .store import HostStore
@@ -62,6 +62,7 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # type: ignore[arg-type]
     install_phone_routes(app, state)
+    install_adopt_route(app, state)
     install_organizer_routes(app, state)
     install_pages(app, state)  # the organizer's pages under /veranstalter/ (HTTP Basic)
     return app

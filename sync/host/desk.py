@@ -49,6 +49,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effective_entries, find_ruleset
+from scoring.adoption import AdoptionRefused, adopt
 from scoring.compare import Comparison, compare_scored, compare_sheets
 from scoring.csv_export import games_csv, standings_csv
 from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
@@ -167,6 +168,10 @@ class Dispute:
     comparison: Comparison
     lines: tuple[tuple[str, ...], tuple[str, ...]]
     """Each sheet's games as German lines ("Spiel 4: Die Sautreiber +2 (Stand 9:7)"), from the first difference on."""
+
+
+class RoundSigned(DeskError):
+    """A sheet begun before joining cannot be taken: the table's round is signed or decided already."""
 
 
 @dataclass(frozen=True)
@@ -954,6 +959,30 @@ class Desk:
             sheet=sheet,
             started_at=self.store.round_starts(tournament.id).get(round),
         )
+
+    def adopt(self, start_number: int, begun: Sheet, round: int | None = None) -> tuple[Assignment, Sheet]:
+        """The drawn table's sheet (``round``, default the latest drawn) holding the games of ``begun``, a sheet
+        the entrant's table began before joining; nothing is stored. ``DeskError`` while not drawn,
+        ``AdoptionRefused`` for other teams or another ruleset (``scoring.adoption``) or games the rules
+        refuse, ``RoundSigned`` when the entrant's sheet of that round is signed or the table decided."""
+        found = self.assignment(start_number, round)
+        where = f"{found.round_label} {found.round} an Tisch {found.table}"
+        decision = self.locked(found.round, found.table)
+        if decision is not None:
+            raise RoundSigned(f"Über {where} hat die Turnierleitung schon entschieden ({decision.detail})")
+        for held in self.table_sheets(found.round, found.table):
+            writer = next((p for p in held.sheet.participants if p.id == held.sheet.context.written_by), None)
+            ours = held.sheet.id == found.sheet.id or (writer is not None and writer.start_number == start_number)
+            if ours and held.closed:
+                raise RoundSigned(f"{where} ist für {found.name} schon unterschrieben abgegeben")
+            if ours and held.sheet.entries:
+                raise RoundSigned(f"Für {where} liegt von {found.name} schon ein Blatt mit Spielen vor")
+        sheet = adopt(begun, found.sheet)
+        try:
+            find_ruleset(sheet.ruleset.id).score(sheet)
+        except (RuleViolation, UnknownRuleset) as error:
+            raise AdoptionRefused(f"Die Spiele des Blatts passen nicht zu {where}: {error}") from None
+        return found, sheet
 
     def seat_of(self, start_number: int, round: int, tournament_id: str | None = None) -> int | None:
         """The table ``start_number`` is drawn to in ``round`` (of the current tournament, or ``tournament_id``), or ``None``."""

@@ -25,11 +25,14 @@ from typing import Annotated
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 
 from scoring import RuleViolation, Sheet, UnknownRuleset, find_ruleset
+from scoring.adoption import AdoptionRefused
 
 from ..protocol import (
+    ADOPT_PATH,
     API_PREFIX,
     API_VERSION,
     TOKEN_HEADER,
+    AdoptResponse,
     AssignmentResponse,
     HostInfo,
     JoinRequest,
@@ -40,7 +43,7 @@ from ..protocol import (
 )
 from .auth import BASIC, basic_credentials, device_of, device_required, is_organizer
 from .credentials import new_device_token, token_sha256
-from .desk import DeskError, writer_name
+from .desk import DeskError, RoundSigned, writer_name
 from .http import PROBLEMS, HostError, RevisionPath, SheetIdPath
 from .log import log
 from .records import Device, NewRevision, StoredRevision
@@ -300,3 +303,43 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
         if stored is None:
             raise HostError(404, f"Revision {revision} des Blatts {sheet_id} ist nicht gespeichert")
         return answer("already_stored", stored)
+
+
+def install_adopt_route(app: FastAPI, state: HostState) -> None:
+    """``POST /api/v1/sheets/adopt``: a sheet begun before joining becomes the drawn table's sheet (issue 21)."""
+    require_device = device_required(state)
+
+    @app.post(
+        ADOPT_PATH,
+        response_model=AdoptResponse,
+        summary="Ein vor dem Beitritt begonnenes Blatt dem ausgelosten Tisch zuordnen (Gerät mit Startnummer)",
+        responses={**PROBLEMS, 409: {"model": Problem, "description": "Durchgang schon unterschrieben oder entschieden"}},
+    )
+    def adopt_sheet(
+        sheet: Sheet,
+        device: Annotated[Device, Depends(require_device)],
+        round: Annotated[int | None, Query(ge=1, le=1000)] = None,
+    ) -> AdoptResponse:
+        if device.start_number is None:
+            raise HostError(
+                422, f"Dieses Gerät ist für Tisch {device.table} angemeldet: das Blatt dort mit der Tischnummer neu beginnen"
+            )
+        try:
+            found, adopted = state.desk.adopt(device.start_number, sheet, round)
+        except RoundSigned as error:
+            log.warning("Übernahme abgelehnt (Startnummer %d): %s", device.start_number, error)
+            raise HostError(409, str(error)) from None
+        except AdoptionRefused as error:
+            log.warning("Übernahme abgelehnt (Startnummer %d): %s", device.start_number, error)
+            raise HostError(422, str(error)) from None
+        except DeskError as error:
+            raise HostError(404, str(error)) from None
+        log.info(
+            "Startnummer %d: ein vor dem Beitritt begonnenes Blatt (%d Einträge) gilt für %s %d, Tisch %d",
+            device.start_number,
+            len(sheet.entries),
+            found.round_label,
+            found.round,
+            found.table,
+        )
+        return AdoptResponse(round=found.round, round_label=found.round_label, table=found.table, sheet=adopted)
