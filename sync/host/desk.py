@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effective_entries, find_ruleset
-from scoring.compare import Comparison, compare_scored, compare_sheets
+from scoring.compare import Comparison, compare_scored, compare_sheets, compare_tallies
 from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
@@ -617,9 +617,7 @@ class Desk:
         other_writer = [r for r in others if r.written_by != stored.written_by]
         other = max(other_writer or others, key=lambda r: r.received_at)
         try:
-            sheet, score = self.scored.get(stored)
-            other_sheet, other_score = self.scored.get(other)
-            return compare_scored(sheet, score, other_sheet, other_score), writer_name(other_sheet)
+            return compare_tallies(self.scored.tally(stored), self.scored.tally(other)), self.scored.tally(other).writer_name
         except (RuleViolation, UnknownRuleset) as error:
             message = f"Die Blätter sind nicht vergleichbar: {error}"
             return Comparison(agree=False, games_compared=0, message=message), None
