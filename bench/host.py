@@ -337,6 +337,53 @@ def join_all(url: str, cafile: str | None, code: str, tables: int) -> tuple[dict
     return tokens, tournament
 
 
+# -- where the host's time goes -------------------------------------------------------------------
+PHASES = (
+    # (phase, a frame that puts a sample there); the first that a sample's stack holds wins
+    ("commit: the writer thread's SQL and fsync", "_GroupCommit._run ("),
+    ("log line per sheet", "Logger.info ("),
+    ("comparison with the table's other sheet (SQL + tally)", "Desk.comparison ("),
+    ("ruleset check (score the sheet)", "Ruleset.score ("),
+    ("parse the body (JSON, pydantic, input limits)", "request_body_to_args ("),
+    ("response: serialize and send", "serialize_response ("),
+    ("response: serialize and send", "RequestResponseCycle.send ("),
+    ("rest of submit: table, decision lock, log line", "submit (sync/host/phone_api.py"),
+    ("device token lookup", "device_required"),
+    ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "uvicorn/"),
+)
+
+
+class Profile:
+    """``py-spy record --gil`` of the host process while it takes the sheets: 200 times a second, the
+    stack of the thread holding the GIL, so the shares are of the host's Python CPU time."""
+
+    def __init__(self, pid: int, out: Path) -> None:
+        self.out = out
+        spy = str(Path(sys.executable).parent / "py-spy")
+        self.proc = subprocess.Popen(
+            [spy, "record", "--pid", str(pid), "--format", "raw", "--rate", "200", "--gil", "-o", str(out)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(1.0)  # py-spy attached
+
+    def stop(self) -> None:
+        self.proc.send_signal(2)  # py-spy writes its file on SIGINT
+        self.proc.wait(60)
+
+    def phases(self) -> list[tuple[str, float]]:
+        counts: dict[str, int] = {}
+        total = 0
+        for line in self.out.read_text(encoding="utf-8").splitlines():
+            stack, _, n = line.rpartition(" ")
+            if not n.isdigit():
+                continue
+            phase = next((name for name, frame in PHASES if frame in stack), "other (GC sweeps show in the frame they hit)")
+            counts[phase] = counts.get(phase, 0) + int(n)
+            total += int(n)
+        return sorted(((name, count / total) for name, count in counts.items()), key=lambda x: -x[1]) if total else []
+
+
 # -- the run --------------------------------------------------------------------------------------
 def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str, list[dict[str, float]]]:
     from tests.hostproc import JOIN_CODE, HostProcess
@@ -358,7 +405,14 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
             for target in order:
                 url = host.url if target == "host" else bare.url
                 before = len(host.stored_revisions()) if target == "host" else bare.stored()
+                assert host.proc is not None
+                profile = Profile(host.proc.pid, work / "profile.txt") if args.profile and target == "host" else None
                 results = send(url, cafile, jobs, args.connections)
+                if profile is not None:
+                    profile.stop()
+                    print("  where the host's Python CPU time went (py-spy --gil samples):")
+                    for phase, share in profile.phases():
+                        print(f"    {share:6.1%}  {phase}")
                 after = len(host.stored_revisions()) if target == "host" else bare.stored()
                 summary = summarize(results)
                 summary["stored"] = after - before
@@ -401,6 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=48, help="keep-alive connections of the client process")
     parser.add_argument("--transport", choices=("both", "http", "https"), default="both")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of new sheets; the order of the targets alternates")
+    parser.add_argument(
+        "--profile", action="store_true", help="sample the host with py-spy while it takes the sheets (slows it down)"
+    )
     parser.add_argument("--serve-bare", nargs=2, metavar=("FD", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--cert", help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)
@@ -412,6 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     transports = {"both": [False, True], "http": [False], "https": [True]}[args.transport]
     complete = True
     with tempfile.TemporaryDirectory(prefix="tischblock-bench-host-", ignore_cleanup_errors=True) as folder:
+        print(f"data in {folder} (removed at the end)")
         results = {}
         for https in transports:
             rows = run_transport(https, args, Path(folder) / ("https" if https else "http"))
