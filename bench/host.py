@@ -268,6 +268,12 @@ def send(url: str, cafile: str | None, jobs: list[Job], connections: int) -> lis
         return pool.apply(_client_process, (url, cafile, jobs, connections))
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def summarize(results: list[Result]) -> dict[str, float]:
     ok = [r for r in results if r[0] in (200, 201)]
     latencies = sorted((end - began) * 1000 for _, began, end in ok) or [float("nan")]
@@ -407,7 +413,10 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
                 before = len(host.stored_revisions()) if target == "host" else bare.stored()
                 assert host.proc is not None
                 profile = Profile(host.proc.pid, work / "profile.txt") if args.profile and target == "host" else None
+                server = host.proc.pid if target == "host" else bare.proc.pid
+                cpu_before = cpu_seconds(server)
                 results = send(url, cafile, jobs, args.connections)
+                cpu = (cpu_seconds(server) - cpu_before) / len(jobs) * 1000
                 if profile is not None:
                     profile.stop()
                     print("  where the host's Python CPU time went (py-spy --gil samples):")
@@ -416,10 +425,11 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
                 after = len(host.stored_revisions()) if target == "host" else bare.stored()
                 summary = summarize(results)
                 summary["stored"] = after - before
+                summary["cpu"] = cpu
                 rows[target].append(summary)
                 print(
                     f"  round {round_no} {target:>4}: p50 {summary['p50']:7.1f} ms  p99 {summary['p99']:7.1f} ms  "
-                    f"{summary['throughput']:7.1f} sheets/s  answered {summary['ok']}/{len(jobs)}  stored {after - before}/{len(jobs)}"
+                    f"{summary['throughput']:7.1f} sheets/s  CPU {cpu:4.2f} ms/sheet  answered {summary['ok']}/{len(jobs)}  stored {after - before}/{len(jobs)}"
                 )
         if args.rounds:
             compared = sum(1 for line in host.output if "Die Blätter stimmen überein" in line)
@@ -439,9 +449,11 @@ def report(name: str, rows: dict[str, list[dict[str, float]]]) -> float:
     p99_ratio = mean("host", "p99") / mean("bare", "p99")
     print(
         f"{name:<6} bare: {mean('bare', 'throughput'):7.1f} sheets/s  p50 {mean('bare', 'p50'):6.1f} ms  p99 {mean('bare', 'p99'):6.1f} ms"
+        f"  CPU {mean('bare', 'cpu'):4.2f} ms/sheet"
     )
     print(
         f"{name:<6} host: {mean('host', 'throughput'):7.1f} sheets/s  p50 {mean('host', 'p50'):6.1f} ms  p99 {mean('host', 'p99'):6.1f} ms"
+        f"  CPU {mean('host', 'cpu'):4.2f} ms/sheet"
     )
     print(
         f"{name:<6} host throughput / bare throughput: {ratio:.2f} (target: at least 0.50); host p99 / bare p99: {p99_ratio:.2f} (target: under 4)"
