@@ -1,154 +1,282 @@
-"""The end of a round at a 2000-player tournament: 500 tables submit their closed sheet at the same moment.
+"""The end of a round: every table's two teams hand in their signed sheets; the host against a fair bare endpoint.
 
-    python bench/host.py [--tables 500] [--processes 2] [--rounds 2] [--insecure-http]
+    python bench/host.py [--tables 1000] [--connections 48] [--transport both|http|https] [--rounds 2]
 
-Against the real host process (``tischblock host``: HTTPS with its own certificate, SQLite with
-WAL and ``synchronous=FULL``, every sheet checked by its ruleset and compared with the other
-sheet of its table) and, in the same run with the same clients, a bare FastAPI endpoint that only
-writes each body durably (temp file, fsync, rename, directory fsync) and answers like the host.
-Every table is one phone: its own connection (TLS handshake, pinned certificate), one PUT of a
-closed Watten Durchgang. The clients are ``--processes`` processes with one thread per table,
-all released at one instant. Prints p50 and p99 latency, throughput, and the host's throughput
-as a share of the bare endpoint's (target: at least 0.5). Rounds alternate the order.
+Compares like with like, in one run, per transport (plain HTTP, then HTTPS with the host's
+certificate; keep-alive connections, so a TLS handshake happens once per connection, not per
+sheet, and what is measured is the work per request):
+
+- **The Tischblock host**: the real ``tischblock host`` process (uvicorn, SQLite in WAL with
+  ``synchronous=FULL``): each sheet parsed, checked against the device's table, scored by its
+  ruleset, stored with the host's group commit (``sync/host/store.py``, ``_GroupCommit``) and
+  compared with the other sheet of its table, whose answer carries that comparison.
+- **The bare endpoint**: a FastAPI app on the same uvicorn with the same TLS certificate that reads
+  each body and stores it in SQLite in WAL with ``synchronous=FULL`` through the same kind of group
+  commit (one writer thread, one transaction and so one fsync for every body that waits together;
+  each request answered only after the commit holding its body). Same durability on both sides:
+  nothing is acknowledged before it is on disk, and one fsync may acknowledge many requests.
+
+Each table has two devices (team A, team B) and two distinct signed sheets (a closed Watten
+Durchgang each, the same games, each signed by its own team), so the second sheet of every
+table is compared with the first. The clients are one separate process (``httpx``, asyncio) with
+a bounded pool of ``--connections`` keep-alive connections, opened before the clock starts; the
+sheets are serialized before. Every round sends new sheets (new ids, the next round number) to
+both targets; the order alternates. Prints throughput and p50/p99 latency for both, and the
+host's share of the bare endpoint's throughput (target: at least 0.5, p99 under 4x). All data
+lives in one temporary directory that is removed at the end; ports come from the operating system.
+
 This is a measurement, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import multiprocessing
+import os
+import queue
 import random
+import socket
+import sqlite3
+import ssl
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi import FastAPI, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+API = "/api/v1"
+TOKEN_HEADER = "X-Tischblock-Token"
+
 
 # -- the bare endpoint ----------------------------------------------------------------------------
-def bare_app(folder: Path) -> Any:
-    """A FastAPI app that only stores each PUT body durably and answers as the host would."""
-    from storage.atomic import atomic_write_bytes
+class GroupCommitLog:
+    """Bodies into SQLite (WAL, ``synchronous=FULL``) with group commit: one writer thread commits
+    every body waiting at that moment in one transaction; ``store`` returns after that commit."""
 
+    MAX_BATCH = 64  # as the host's _GroupCommit
+
+    def __init__(self, path: Path) -> None:
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("CREATE TABLE IF NOT EXISTS bodies (id TEXT, revision INTEGER, body TEXT, PRIMARY KEY (id, revision))")
+        with self.db:  # the first write (the WAL file's start) before the clock, as the host's migrations did
+            self.db.execute("INSERT OR IGNORE INTO bodies VALUES ('warm-up', 0, '')")
+        self.queue: queue.Queue[tuple[str, int, bytes, Future[None]]] = queue.Queue()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def store(self, sheet_id: str, revision: int, body: bytes) -> None:
+        done: Future[None] = Future()
+        self.queue.put((sheet_id, revision, body, done))
+        done.result()
+
+    def _run(self) -> None:
+        while True:
+            batch = [self.queue.get()]
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    batch.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO bodies VALUES (?, ?, ?)", [(s, r, b.decode("utf-8")) for s, r, b, _ in batch]
+                )
+                self.db.execute("COMMIT")
+            except Exception as error:  # an answer for every waiting request, never a hang
+                for *_, done in batch:
+                    done.set_exception(error)
+                continue
+            for *_, done in batch:
+                done.set_result(None)
+
+
+def bare_app(folder: Path) -> FastAPI:
+    """A FastAPI app that only stores each PUT body durably (group commit) and answers as the host would."""
+    log = GroupCommitLog(folder / "bare.sqlite3")
     app = FastAPI()
 
-    @app.get("/api/v1/info")
+    @app.get(f"{API}/info")
     def info() -> dict[str, Any]:
         return {"api_version": 1, "tournament_id": "bare", "tournament_name": "bare"}
 
-    @app.put("/api/v1/sheets/{sheet_id}/revisions/{revision}", status_code=201)
+    @app.put(f"{API}/sheets/{{sheet_id}}/revisions/{{revision}}", status_code=201)
     async def put(sheet_id: uuid.UUID, revision: int, request: Request, response: Response) -> dict[str, Any]:
         body = await request.body()
-        await run_in_threadpool(atomic_write_bytes, folder / f"{sheet_id}.{revision}.json", body)
-        return {"status": "stored", "sheet_id": str(sheet_id), "revision": revision, "closed": True}
+        await run_in_threadpool(log.store, str(sheet_id), revision, body)
+        return {"status": "stored", "sheet_id": str(sheet_id), "revision": revision, "closed": True, "comparison": None}
 
     return app
 
 
-def serve_bare(port: int, folder: Path, cert: str | None, key: str | None) -> None:
-    import uvicorn
+def serve_bare(sock_fd: int, folder: Path, cert: str | None, key: str | None) -> None:
+    import uvicorn  # only in the bare endpoint's own process
 
-    uvicorn.run(
-        bare_app(folder), host="127.0.0.1", port=port, ssl_certfile=cert, ssl_keyfile=key, log_level="warning", access_log=False
+    config = uvicorn.Config(
+        bare_app(folder),
+        fd=sock_fd,
+        ssl_certfile=cert,
+        ssl_keyfile=key,
+        log_level="warning",
+        access_log=False,
+        server_header=False,
     )
+    uvicorn.Server(config).run()
 
 
 class BareProcess:
-    def __init__(self, folder: Path, cert: str | None, key: str | None, fingerprint: str | None) -> None:
-        from tests.hostproc import free_port
+    """The bare endpoint in its own process, on a listening socket whose port the OS chose."""
 
-        self.folder = folder
-        self.port = free_port()
-        self.fingerprint = fingerprint
-        self.url = f"{'https' if cert else 'http'}://127.0.0.1:{self.port}"
+    def __init__(self, folder: Path, cert: str | None, key: str | None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, __file__, "--serve-bare", str(self.port), str(folder)]
+        self.folder = folder
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1024)
+        self.port = self.sock.getsockname()[1]
+        self.url = f"{'https' if cert else 'http'}://127.0.0.1:{self.port}"
+        cmd = [sys.executable, __file__, "--serve-bare", str(self.sock.fileno()), str(folder)]
         if cert and key:
             cmd += ["--cert", cert, "--key", key]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT)
-        self._wait()
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, pass_fds=(self.sock.fileno(),))
+        self._wait(cert)
 
-    def _wait(self) -> None:
-        from sync.client import HostClient, SyncError
-
+    def _wait(self, cafile: str | None) -> None:
         deadline = time.monotonic() + 60
-        with HostClient(self.url, fingerprint=self.fingerprint, timeout=(1, 2)) as probe:
+        with httpx.Client(verify=_ssl_context(cafile), timeout=2) as probe:
             while True:
                 try:
-                    probe.info()
-                    return
-                except SyncError:
-                    if self.proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("bare endpoint did not start") from None
-                    time.sleep(0.1)
+                    if probe.get(f"{self.url}{API}/info").status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the bare endpoint did not start")
+                time.sleep(0.1)
 
     def stored(self) -> int:
-        return sum(1 for p in self.folder.iterdir() if p.suffix == ".json")
+        db = sqlite3.connect(self.folder / "bare.sqlite3", timeout=30)
+        try:
+            return int(db.execute("SELECT count(*) FROM bodies WHERE id != 'warm-up'").fetchone()[0])
+        finally:
+            db.close()
 
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(15)
+        self.sock.close()
 
 
 # -- the phones -----------------------------------------------------------------------------------
-Job = tuple[str, str | None, str, str]  # url, fingerprint, token, sheet JSON
+@dataclass(frozen=True)
+class Job:
+    path: str
+    token: str
+    body: bytes
 
 
-def _one_phone(url: str, fingerprint: str | None, token: str, sheet: Any, start_at: float) -> tuple[int, float, float, str]:
-    from urllib3.util.retry import Retry
-
-    from sync.client import HostClient, SyncError
-
-    delay = start_at - time.time()
-    if delay > 0:
-        time.sleep(delay)
-    began = time.time()
-    try:
-        with HostClient(
-            url, fingerprint=fingerprint, token=token, timeout=(30, 120), retry=Retry(total=3, backoff_factor=0.2)
-        ) as client:
-            answer = client.submit(sheet)
-        return (201 if answer.status == "stored" else 200), began, time.time(), ""
-    except SyncError as error:
-        return 0, began, time.time(), str(error)
+Result = tuple[int, float, float]  # status, began, ended (perf_counter seconds)
 
 
-def _phone_process(jobs: list[Job], start_at: float) -> list[tuple[int, float, float, str]]:
-    """One client process: everything imported and parsed first, then one thread per phone."""
-    from scoring import Sheet
-    from sync import client  # noqa: F401  (imported before the start, not inside the measured requests)
-
-    parsed = [(url, fingerprint, token, Sheet.from_json(body)) for url, fingerprint, token, body in jobs]
-    if time.time() > start_at:
-        print(f"warning: a client process was ready {time.time() - start_at:.1f} s after the start", file=sys.stderr)
-    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        futures = [pool.submit(_one_phone, *job, start_at) for job in parsed]
-        return [f.result() for f in futures]
+def _ssl_context(cafile: str | None) -> ssl.SSLContext | bool:
+    if cafile is None:
+        return False
+    context = ssl.create_default_context(cafile=cafile)  # the host's own certificate is the one trusted
+    return context
 
 
-def burst(jobs: list[Job], processes: int) -> list[tuple[int, float, float, str]]:
-    """All jobs at one instant, from ``processes`` processes with a thread per job."""
-    context = multiprocessing.get_context("spawn")
-    shares = [jobs[i::processes] for i in range(processes)]
-    with context.Pool(processes) as pool:
-        start_at = time.time() + 8.0 + 0.01 * len(jobs)  # every process and thread is ready by then
-        results = pool.starmap(_phone_process, [(share, start_at) for share in shares])
-    return [r for share in results for r in share]
+class Connection:
+    """One keep-alive HTTP/1.1 connection on asyncio streams: the least client CPU per request, so
+    what the run measures is the servers (``httpx``'s async pool cost 5 ms of CPU a request here)."""
+
+    def __init__(self, url: str, cafile: str | None) -> None:
+        parts = httpx.URL(url)
+        self.host, self.port = parts.host, parts.port
+        self.ssl = _ssl_context(cafile) or None
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port, ssl=self.ssl)
+
+    async def request(self, method: str, path: str, body: bytes = b"", token: str | None = None) -> tuple[int, bytes]:
+        assert self.reader is not None and self.writer is not None
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nContent-Length: {len(body)}\r\n"
+        if body:
+            head += "Content-Type: application/json\r\n"
+        if token is not None:
+            head += f"{TOKEN_HEADER}: {token}\r\n"
+        self.writer.write(head.encode("latin-1") + b"\r\n" + body)
+        header = await self.reader.readuntil(b"\r\n\r\n")
+        lines = header.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = next(int(line.split(":", 1)[1]) for line in lines[1:] if line.lower().startswith("content-length:"))
+        return status, await self.reader.readexactly(length)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
 
 
-def summarize(results: list[tuple[int, float, float, str]]) -> dict[str, float]:
+async def _send_all(url: str, cafile: str | None, jobs: list[Job], connections: int) -> list[Result]:
+    pool = [Connection(url, cafile) for _ in range(connections)]
+    # open every connection (and its TLS session) before the clock starts
+    await asyncio.gather(*(c.open() for c in pool))
+    warm = await asyncio.gather(*(c.request("GET", f"{API}/info") for c in pool))
+    assert all(status == 200 for status, _ in warm), warm
+    todo = iter(jobs)
+    results: list[Result] = []
+
+    async def worker(connection: Connection) -> None:
+        for job in todo:
+            began = time.perf_counter()
+            try:
+                status, _ = await connection.request("PUT", job.path, job.body, job.token)
+            except (OSError, asyncio.IncompleteReadError, ValueError, StopIteration):
+                status = 0
+                await connection.close()
+                await connection.open()
+            results.append((status, began, time.perf_counter()))
+
+    await asyncio.gather(*(worker(c) for c in pool))
+    await asyncio.gather(*(c.close() for c in pool))
+    return results
+
+
+def _client_process(url: str, cafile: str | None, jobs: list[Job], connections: int) -> list[Result]:
+    return asyncio.run(_send_all(url, cafile, jobs, connections))
+
+
+def send(url: str, cafile: str | None, jobs: list[Job], connections: int) -> list[Result]:
+    """Every job from a separate client process, ``connections`` at a time."""
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(_client_process, (url, cafile, jobs, connections))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def summarize(results: list[Result]) -> dict[str, float]:
     ok = [r for r in results if r[0] in (200, 201)]
-    latencies = sorted((end - began) * 1000 for _, began, end, _ in ok) or [float("nan")]
+    latencies = sorted((end - began) * 1000 for _, began, end in ok) or [float("nan")]
     span = max(r[2] for r in results) - min(r[1] for r in results)
     return {
         "ok": len(ok),
@@ -158,86 +286,212 @@ def summarize(results: list[tuple[int, float, float, str]]) -> dict[str, float]:
     }
 
 
+# -- the sheets -----------------------------------------------------------------------------------
+def sheet_pairs(tournament: str, tables: int, round_no: int, rng: random.Random) -> list[tuple[Any, Any]]:
+    """Per table two distinct signed sheets of the same Durchgang: team A's and team B's."""
+    from tests.sync_helpers import watten_sheet, watten_teams
+
+    seeds = [rng.randrange(1 << 30) for _ in range(8)]
+    templates = [
+        (
+            watten_sheet(random.Random(seed), tournament=tournament, table=1, written_by="A"),
+            watten_sheet(random.Random(seed), tournament=tournament, table=1, written_by="B"),
+        )
+        for seed in seeds
+    ]
+    pairs = []
+    for table in range(1, tables + 1):
+        pair = []
+        for template in templates[table % len(templates)]:
+            context = template.context.model_copy(update={"table": table, "round": round_no})
+            pair.append(template.model_copy(update={"id": uuid.uuid4(), "context": context, "participants": watten_teams(table)}))
+        pairs.append((pair[0], pair[1]))
+    return pairs
+
+
+def jobs_for(pairs: list[tuple[Any, Any]], tokens: dict[tuple[int, str], str]) -> list[Job]:
+    """Every table's first sheet, then every table's second (so each second sheet finds its first)."""
+    return [
+        Job(
+            f"{API}/sheets/{sheet.id}/revisions/{len(sheet.entries)}",
+            tokens[(sheet.context.table, sheet.context.written_by)],
+            sheet.to_json().encode(),
+        )
+        for i in (0, 1)
+        for sheet in (pair[i] for pair in pairs)
+    ]
+
+
+def join_all(url: str, cafile: str | None, code: str, tables: int) -> tuple[dict[tuple[int, str], str], str]:
+    """Two devices per table (team A, team B); their tokens and the tournament's id."""
+    tokens: dict[tuple[int, str], str] = {}
+    tournament = ""
+    limits = httpx.Limits(max_connections=4)
+    with httpx.Client(base_url=url, verify=_ssl_context(cafile), limits=limits, timeout=60) as client:
+
+        def one(key: tuple[int, str]) -> tuple[tuple[int, str], dict[str, Any]]:
+            table, team = key
+            body = {"join_code": code, "table": table, "team": team, "device_name": f"Bench {table}{team}"}
+            answer = client.post(f"{API}/join", json=body)
+            answer.raise_for_status()
+            return key, answer.json()
+
+        with ThreadPoolExecutor(4) as pool:
+            for key, joined in pool.map(one, [(t, team) for t in range(1, tables + 1) for team in "AB"]):
+                tokens[key] = joined["device_token"]
+                tournament = joined["tournament_id"]
+    return tokens, tournament
+
+
+# -- where the host's time goes -------------------------------------------------------------------
+PHASES = (
+    # (phase, a frame that puts a sample there); the first that a sample's stack holds wins
+    ("commit: the writer thread's SQL and fsync", "_GroupCommit._run ("),
+    ("log line per sheet", "Logger.info ("),
+    ("comparison with the table's other sheet (SQL + tally)", "Desk.comparison ("),
+    ("ruleset check (score the sheet)", "Ruleset.score ("),
+    ("parse the body (JSON, pydantic, input limits)", "request_body_to_args ("),
+    ("response: serialize and send", "serialize_response ("),
+    ("response: serialize and send", "RequestResponseCycle.send ("),
+    ("rest of submit: table, decision lock, log line", "submit (sync/host/phone_api.py"),
+    ("device token lookup", "device_required"),
+    ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "uvicorn/"),
+)
+
+
+class Profile:
+    """``py-spy record --gil`` of the host process while it takes the sheets: 200 times a second, the
+    stack of the thread holding the GIL, so the shares are of the host's Python CPU time."""
+
+    def __init__(self, pid: int, out: Path) -> None:
+        self.out = out
+        spy = str(Path(sys.executable).parent / "py-spy")
+        self.proc = subprocess.Popen(
+            [spy, "record", "--pid", str(pid), "--format", "raw", "--rate", "200", "--gil", "-o", str(out)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(1.0)  # py-spy attached
+
+    def stop(self) -> None:
+        self.proc.send_signal(2)  # py-spy writes its file on SIGINT
+        self.proc.wait(60)
+
+    def phases(self) -> list[tuple[str, float]]:
+        counts: dict[str, int] = {}
+        total = 0
+        for line in self.out.read_text(encoding="utf-8").splitlines():
+            stack, _, n = line.rpartition(" ")
+            if not n.isdigit():
+                continue
+            phase = next((name for name, frame in PHASES if frame in stack), "other (GC sweeps show in the frame they hit)")
+            counts[phase] = counts.get(phase, 0) + int(n)
+            total += int(n)
+        return sorted(((name, count / total) for name, count in counts.items()), key=lambda x: -x[1]) if total else []
+
+
 # -- the run --------------------------------------------------------------------------------------
+def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str, list[dict[str, float]]]:
+    from tests.hostproc import JOIN_CODE, HostProcess
+
+    rows: dict[str, list[dict[str, float]]] = {"bare": [], "host": []}
+    host = HostProcess(work / "host", https=https).start()
+    bare: BareProcess | None = None
+    try:
+        cafile = str(work / "host" / "tls" / "host-cert.pem") if https else None
+        key = str(work / "host" / "tls" / "host-key.pem") if https else None
+        bare = BareProcess(work / "bare", cafile, key)
+        tokens, tournament = join_all(host.url, cafile, JOIN_CODE, args.tables)
+        rng = random.Random(2026)
+        name = "HTTPS (the host's certificate, keep-alive)" if https else "plain HTTP (keep-alive)"
+        print(f"{name}: {args.tables} tables, {2 * args.tables} signed sheets a round, {args.connections} connections")
+        for round_no in range(1, args.rounds + 1):
+            jobs = jobs_for(sheet_pairs(tournament, args.tables, round_no, rng), tokens)
+            order = ["bare", "host"] if round_no % 2 else ["host", "bare"]
+            for target in order:
+                url = host.url if target == "host" else bare.url
+                before = len(host.stored_revisions()) if target == "host" else bare.stored()
+                assert host.proc is not None
+                profile = Profile(host.proc.pid, work / "profile.txt") if args.profile and target == "host" else None
+                server = host.proc.pid if target == "host" else bare.proc.pid
+                cpu_before = cpu_seconds(server)
+                results = send(url, cafile, jobs, args.connections)
+                cpu = (cpu_seconds(server) - cpu_before) / len(jobs) * 1000
+                if profile is not None:
+                    profile.stop()
+                    print("  where the host's Python CPU time went (py-spy --gil samples):")
+                    for phase, share in profile.phases():
+                        print(f"    {share:6.1%}  {phase}")
+                after = len(host.stored_revisions()) if target == "host" else bare.stored()
+                summary = summarize(results)
+                summary["stored"] = after - before
+                summary["cpu"] = cpu
+                rows[target].append(summary)
+                print(
+                    f"  round {round_no} {target:>4}: p50 {summary['p50']:7.1f} ms  p99 {summary['p99']:7.1f} ms  "
+                    f"{summary['throughput']:7.1f} sheets/s  CPU {cpu:4.2f} ms/sheet  answered {summary['ok']}/{len(jobs)}  stored {after - before}/{len(jobs)}"
+                )
+        if args.rounds:
+            compared = sum(1 for line in host.output if "Die Blätter stimmen überein" in line)
+            print(f"  the host answered {compared} sheets with the comparison of their table's two sheets (all agreeing)")
+    finally:
+        if bare is not None:
+            bare.stop()
+        host.stop()
+    return rows
+
+
+def report(name: str, rows: dict[str, list[dict[str, float]]]) -> float:
+    def mean(target: str, key: str) -> float:
+        return statistics.fmean(r[key] for r in rows[target])
+
+    ratio = mean("host", "throughput") / mean("bare", "throughput")
+    p99_ratio = mean("host", "p99") / mean("bare", "p99")
+    print(
+        f"{name:<6} bare: {mean('bare', 'throughput'):7.1f} sheets/s  p50 {mean('bare', 'p50'):6.1f} ms  p99 {mean('bare', 'p99'):6.1f} ms"
+        f"  CPU {mean('bare', 'cpu'):4.2f} ms/sheet"
+    )
+    print(
+        f"{name:<6} host: {mean('host', 'throughput'):7.1f} sheets/s  p50 {mean('host', 'p50'):6.1f} ms  p99 {mean('host', 'p99'):6.1f} ms"
+        f"  CPU {mean('host', 'cpu'):4.2f} ms/sheet"
+    )
+    print(
+        f"{name:<6} host throughput / bare throughput: {ratio:.2f} (target: at least 0.50); host p99 / bare p99: {p99_ratio:.2f} (target: under 4)"
+    )
+    return ratio
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=2, help="rounds of one burst each; the order alternates")
-    parser.add_argument("--insecure-http", action="store_true", help="both over plain HTTP instead of pinned HTTPS")
-    parser.add_argument("--serve-bare", nargs=2, metavar=("PORT", "DIR"), help=argparse.SUPPRESS)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--tables", type=int, default=1000, help="tables, two signed sheets each per round")
+    parser.add_argument("--connections", type=int, default=48, help="keep-alive connections of the client process")
+    parser.add_argument("--transport", choices=("both", "http", "https"), default="both")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of new sheets; the order of the targets alternates")
+    parser.add_argument(
+        "--profile", action="store_true", help="sample the host with py-spy while it takes the sheets (slows it down)"
+    )
+    parser.add_argument("--serve-bare", nargs=2, metavar=("FD", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--cert", help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_bare:
         serve_bare(int(args.serve_bare[0]), Path(args.serve_bare[1]), args.cert, args.key)
         return 0
-
-    from sync.client import join
-    from tests.hostproc import HostProcess
-    from tests.sync_helpers import watten_sheet, watten_teams
-
-    work = Path(tempfile.mkdtemp(prefix="tischblock-bench-host-"))
-    host = HostProcess(work / "host", https=not args.insecure_http).start()
-    bare: BareProcess | None = None
-    rows: dict[str, list[dict[str, float]]] = {"bare": [], "host": []}
-    try:
-        with ThreadPoolExecutor(8) as pool:
-            tokens = list(
-                pool.map(
-                    lambda t: join(host.line, t, "A", f"Bench Tisch {t}").device_token.get_secret_value(),
-                    range(1, args.tables + 1),
-                )
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+    transports = {"both": [False, True], "http": [False], "https": [True]}[args.transport]
+    complete = True
+    with tempfile.TemporaryDirectory(prefix="tischblock-bench-host-", ignore_cleanup_errors=True) as folder:
+        print(f"data in {folder} (removed at the end)")
+        results = {}
+        for https in transports:
+            rows = run_transport(https, args, Path(folder) / ("https" if https else "http"))
+            results["HTTPS" if https else "HTTP"] = rows
+            complete = complete and all(
+                r["stored"] == 2 * args.tables and r["ok"] == 2 * args.tables for rs in rows.values() for r in rs
             )
-        assert host.join_line is not None
-        tournament = join(host.line, 1, "A", "Bench").tournament_id
-        rng = random.Random(2026)
-        templates = [watten_sheet(rng, tournament=tournament, table=1) for _ in range(6)]
-        tls = work / "host" / "tls"
-        cert = str(tls / "host-cert.pem") if host.https else None
-        key = str(tls / "host-key.pem") if host.https else None
-        bare = BareProcess(work / "bare", cert, key, host.fingerprint)
-        protocol = "plain HTTP" if args.insecure_http else "HTTPS, pinned certificate"
-        print(f"{args.tables} tables, one closed Watten Durchgang each, {args.processes} client processes, {protocol}")
-        for round_no in range(1, args.rounds + 1):
-            sheets = []
-            for table in range(1, args.tables + 1):
-                template = templates[table % len(templates)]
-                context = template.context.model_copy(update={"table": table, "round": round_no})
-                sheets.append(
-                    template.model_copy(update={"id": uuid.uuid4(), "context": context, "participants": watten_teams(table)})
-                )
-            order = ["bare", "host"] if round_no % 2 else ["host", "bare"]
-            for target in order:
-                url = host.url if target == "host" else bare.url
-                jobs = [(url, host.fingerprint, tokens[s.context.table - 1], s.to_json()) for s in sheets]  # type: ignore[index,operator]
-                before = len(host.stored_revisions()) if target == "host" else bare.stored()
-                results = burst(jobs, args.processes)
-                after = len(host.stored_revisions()) if target == "host" else bare.stored()
-                summary = summarize(results)
-                summary["stored"] = after - before
-                rows[target].append(summary)
-                errors = {r[3] for r in results if r[0] == 0}
-                print(
-                    f"  round {round_no} {target:>4}: p50 {summary['p50']:7.1f} ms  p99 {summary['p99']:7.1f} ms  "
-                    f"{summary['throughput']:6.1f} sheets/s  answered {summary['ok']}/{len(jobs)}  stored {after - before}/{len(jobs)}"
-                    + (f"  errors: {sorted(errors)[:2]}" if errors else "")
-                )
-    finally:
-        if bare is not None:
-            bare.stop()
-        host.stop()
-
-    def mean(target: str, key: str) -> float:
-        return statistics.fmean(r[key] for r in rows[target])
-
-    print(f"{'':>28} {'p50 ms':>9} {'p99 ms':>9} {'sheets/s':>9}")
-    print(f"{'bare FastAPI + fsync':>28} {mean('bare', 'p50'):9.1f} {mean('bare', 'p99'):9.1f} {mean('bare', 'throughput'):9.1f}")
-    print(f"{'Tischblock host':>28} {mean('host', 'p50'):9.1f} {mean('host', 'p99'):9.1f} {mean('host', 'throughput'):9.1f}")
-    bare_throughput = mean("bare", "throughput")
-    ratio = mean("host", "throughput") / bare_throughput if bare_throughput > 0 else float("nan")
-    print(f"host throughput / bare throughput: {ratio:.2f} (target: at least 0.50)")
-    complete = all(r["stored"] == args.tables and r["ok"] == args.tables for rs in rows.values() for r in rs)
+    for name, rows in results.items():
+        report(name, rows)
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("all stored" if complete else "NOT all stored")
     return 0 if complete else 1
 

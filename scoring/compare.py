@@ -16,11 +16,11 @@ phones that gave a team different ids still compare.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
 from pydantic import Field
 
-from .engine import Line, Ruleset, Score
+from .engine import Score
 from .model import CLOSE, Frozen, Sheet
 from .registry import find_ruleset
 
@@ -38,11 +38,74 @@ class Comparison(Frozen):
     """German, for the organizer: "Die Blätter stimmen überein (12 Spiele)" or where they differ."""
 
 
-def _games(score: Score) -> list[Line]:
-    return [line for line in score.lines if line.kind != CLOSE]
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What the comparison needs of one scored sheet, and nothing more: the ruleset, who wrote it,
+    the participants by key and the points of every game by participant key.
+
+    Built of strings, ints, tuples and dicts of them, so a host that keeps one per stored revision
+    keeps a few objects the garbage collector need not trace, not the sheet's and score's models
+    (``tally(sheet, score)``; ``compare_tallies`` gives what ``compare_scored`` gives)."""
+
+    ruleset: str
+    writer: str | None
+    """"Blatt von <Team>" when the sheet names who keeps it."""
+    writer_name: str | None
+    """The name of the participant who wrote it (``written_by``), else ``written_by`` itself."""
+    participants: tuple[tuple[str, str], ...]
+    """(key, name) of every participant, in the sheet's order."""
+    keys: tuple[str, ...]
+    """The participants' keys, sorted, each once: the order of every game's points."""
+    games: tuple[tuple[int, ...], ...]
+    """Per game (corrections and voids resolved, the close left out): the points of each of ``keys``."""
+    paper: bool
+    """Typed at the desk from the paper's totals alone (a ``papier`` entry), not game by game."""
+    totals: tuple[tuple[str, tuple[int, ...]], ...]
+    """The numbers a paper Tischliste writes at its foot (``Ruleset.paper_totals``), each labelled,
+    with the value of each of ``keys``: what a sheet is compared by when either side is ``paper``."""
+
+    def points(self, game: int) -> dict[str, int]:
+        """Game ``game`` (from 0): points by participant key, in the sheet's order of participants."""
+        return self._in_order(self.games[game])
+
+    def total(self, index: int) -> dict[str, int]:
+        """The ``index``-th of ``totals`` (from 0): values by participant key, in the sheet's order."""
+        return self._in_order(self.totals[index][1])
+
+    def _in_order(self, values: tuple[int, ...]) -> dict[str, int]:
+        by_key = dict(zip(self.keys, values, strict=True))
+        return {key: by_key[key] for key, _ in self.participants}
 
 
-def _writer(sheet: Sheet, fallback: str) -> str:
+def tally(sheet: Sheet, score: Score) -> Tally:
+    """The comparison's view of ``sheet`` scored as ``score`` (which must be its ruleset's ``score(sheet)``)."""
+    key_of = {p.id: p.key for p in sheet.participants}
+    keys = tuple(sorted(set(key_of.values())))
+    games = []
+    for line in score.lines:
+        if line.kind != CLOSE:
+            by_key = {key_of[pid]: value for pid, value in line.points.items()}
+            games.append(tuple(by_key.get(key, 0) for key in keys))
+    who = sheet.context.written_by
+    name = next((p.name for p in sheet.participants if who is not None and who in (p.id, str(p.seat))), who)
+    ruleset = find_ruleset(sheet.ruleset.id)
+    totals = []
+    for label, points in ruleset.paper_totals(sheet, score):
+        by_key = {key_of[pid]: value for pid, value in points.items()}
+        totals.append((label, tuple(by_key.get(key, 0) for key in keys)))
+    return Tally(
+        ruleset=sheet.ruleset.id,
+        writer=_writer(sheet, None),
+        writer_name=name,
+        participants=tuple((p.key, p.name) for p in sheet.participants),
+        keys=keys,
+        games=tuple(games),
+        paper=ruleset.is_paper_totals(score),
+        totals=tuple(totals),
+    )
+
+
+def _writer(sheet: Sheet, fallback: str | None) -> str | None:
     """'Blatt von <Team>' when the sheet names who keeps it, else the fallback."""
     who = sheet.context.written_by
     if who is None:
@@ -51,11 +114,6 @@ def _writer(sheet: Sheet, fallback: str) -> str:
         if who in (p.id, str(p.seat)):
             return f"Blatt von {p.name}"
     return f"Blatt von {who}"
-
-
-def _by_key(sheet: Sheet, points: Mapping[str, int]) -> dict[str, int]:
-    """Points keyed by participant key (Startnummer or name) instead of the sheet's own ids."""
-    return {sheet.participant(pid).key: value for pid, value in points.items()}
 
 
 def _describe(points: Mapping[str, int], names: Mapping[str, str]) -> str:
@@ -74,48 +132,54 @@ def compare_sheets(a: Sheet, b: Sheet) -> Comparison:
     only compares sheets it has validated.
     """
     if a.ruleset.id != b.ruleset.id:
-        return _compare(a, None, b, None)
+        return _mismatch(a.ruleset.id, _writer(a, None), b.ruleset.id, _writer(b, None))
     ruleset = find_ruleset(a.ruleset.id)
-    return _compare(a, ruleset.score(a), b, ruleset.score(b))
+    return compare_scored(a, ruleset.score(a), b, ruleset.score(b))
 
 
 def compare_scored(a: Sheet, score_a: Score, b: Sheet, score_b: Score) -> Comparison:
     """``compare_sheets`` for sheets already scored (``score_x`` must be ``score(x)``): the host
     scores every arriving sheet once to validate it and need not score it again to compare."""
-    return _compare(a, score_a, b, score_b)
+    return compare_tallies(tally(a, score_a), tally(b, score_b))
 
 
-def _compare(a: Sheet, score_a: Score | None, b: Sheet, score_b: Score | None) -> Comparison:
-    label_a = _writer(a, "erstes Blatt")
-    label_b = _writer(b, "zweites Blatt")
+def _labels(writer_a: str | None, writer_b: str | None) -> tuple[str, str]:
+    label_a, label_b = writer_a or "erstes Blatt", writer_b or "zweites Blatt"
     if label_a == label_b:
         label_a, label_b = f"{label_a} (1)", f"{label_b} (2)"
-    if a.ruleset.id != b.ruleset.id:
-        return Comparison(
-            agree=False,
-            games_compared=0,
-            message=f"Die Blätter sind nicht vergleichbar: {label_a} zählt nach '{a.ruleset.id}', {label_b} nach '{b.ruleset.id}'",
-        )
-    keys_a = {p.key for p in a.participants}
-    keys_b = {p.key for p in b.participants}
-    if keys_a != keys_b:
-        names_a = ", ".join(p.name for p in a.participants)
-        names_b = ", ".join(p.name for p in b.participants)
+    return label_a, label_b
+
+
+def _mismatch(ruleset_a: str, writer_a: str | None, ruleset_b: str, writer_b: str | None) -> Comparison:
+    label_a, label_b = _labels(writer_a, writer_b)
+    return Comparison(
+        agree=False,
+        games_compared=0,
+        message=f"Die Blätter sind nicht vergleichbar: {label_a} zählt nach '{ruleset_a}', {label_b} nach '{ruleset_b}'",
+    )
+
+
+def compare_tallies(a: Tally, b: Tally) -> Comparison:
+    """``compare_scored`` over the tallies of the two scored sheets (``tally``)."""
+    if a.ruleset != b.ruleset:
+        return _mismatch(a.ruleset, a.writer, b.ruleset, b.writer)
+    label_a, label_b = _labels(a.writer, b.writer)
+    if a.keys != b.keys:
+        names_a = ", ".join(name for _, name in a.participants)
+        names_b = ", ".join(name for _, name in b.participants)
         return Comparison(
             agree=False,
             games_compared=0,
             message=f"Die Blätter sind nicht vergleichbar: {label_a} hat {names_a}, {label_b} hat {names_b}",
         )
-    assert score_a is not None and score_b is not None  # same ruleset: both were scored
-    names = {p.key: p.name for p in a.participants}
-    ruleset = find_ruleset(a.ruleset.id)
-    if ruleset.is_paper_totals(score_a) or ruleset.is_paper_totals(score_b):
-        return _compare_totals(ruleset, (a, score_a, label_a), (b, score_b, label_b), names)
-    games_a, games_b = _games(score_a), _games(score_b)
+    names = dict(a.participants)
+    if a.paper or b.paper:
+        return _compare_totals(a, label_a, b, label_b, names)
+    games_a, games_b = a.games, b.games
     compared = min(len(games_a), len(games_b))
-    for number, (line_a, line_b) in enumerate(zip(games_a, games_b, strict=False), start=1):
-        points_a, points_b = _by_key(a, line_a.points), _by_key(b, line_b.points)
-        if points_a != points_b:
+    for number, (game_a, game_b) in enumerate(zip(games_a, games_b, strict=False), start=1):
+        if game_a != game_b:
+            points_a, points_b = a.points(number - 1), b.points(number - 1)
             return Comparison(
                 agree=False,
                 games_compared=compared,
@@ -144,29 +208,27 @@ def _compare(a: Sheet, score_a: Score | None, b: Sheet, score_b: Score | None) -
     return Comparison(agree=True, games_compared=compared, message=f"Die Blätter stimmen überein ({_count(compared)})")
 
 
-def _compare_totals(
-    ruleset: Ruleset[Any, Any], first: tuple[Sheet, Score, str], second: tuple[Sheet, Score, str], names: Mapping[str, str]
-) -> Comparison:
+def _compare_totals(a: Tally, label_a: str, b: Tally, label_b: str, names: Mapping[str, str]) -> Comparison:
     """A paper Tischliste typed from its totals alone has no games to compare: both sheets are compared
     by the numbers the paper writes at its foot (``Ruleset.paper_totals``: each Bummerl's stand, the
     Spielpunkte and Tischpunkte, the points), in order, naming the first that differs."""
-    (a, score_a, label_a), (b, score_b, label_b) = first, second
-    totals_a = [(label, _by_key(a, points)) for label, points in ruleset.paper_totals(a, score_a)]
-    totals_b = [(label, _by_key(b, points)) for label, points in ruleset.paper_totals(b, score_b)]
-    for (what_a, points_a), (what_b, points_b) in zip(totals_a, totals_b, strict=False):
-        if what_a != what_b or points_a != points_b:
+    for index, ((what_a, values_a), (what_b, values_b)) in enumerate(zip(a.totals, b.totals, strict=False)):
+        if what_a != what_b or values_a != values_b:
             return Comparison(
                 agree=False,
                 games_compared=0,
-                message=f"Unterschied bei {what_a}: {label_a}: {_stand(points_a, names)}; {label_b}: {_stand(points_b, names)}",
+                message=(
+                    f"Unterschied bei {what_a}: {label_a}: {_stand(a.total(index), names)}; "
+                    f"{label_b}: {_stand(b.total(index), names)}"
+                ),
             )
-    if len(totals_a) != len(totals_b):
-        longer, shorter = (label_a, label_b) if len(totals_a) > len(totals_b) else (label_b, label_a)
-        missing = (totals_a if len(totals_a) > len(totals_b) else totals_b)[min(len(totals_a), len(totals_b))][0]
+    if len(a.totals) != len(b.totals):
+        longer, shorter = (label_a, label_b) if len(a.totals) > len(b.totals) else (label_b, label_a)
+        missing = (a.totals if len(a.totals) > len(b.totals) else b.totals)[min(len(a.totals), len(b.totals))][0]
         return Comparison(
             agree=False, games_compared=0, message=f"Unterschied bei {missing}: {longer} hat es, {shorter} noch nicht"
         )
-    shown = ", ".join(label for label, _ in totals_a)
+    shown = ", ".join(label for label, _ in a.totals)
     return Comparison(agree=True, games_compared=0, message=f"Die Blätter stimmen in den Summen überein ({shown})")
 
 

@@ -64,11 +64,14 @@ class StatisticsState:
     def load(self) -> None:
         """Read every sheet of the store and compute the statistics with the filters as they are."""
         try:
-            infos = self.store.list_sheets()
+            # One hold of the store's file lock for the whole reading (as ``all_stored``), not one
+            # per sheet: taking it was a third of reading a sheet (issue 24).
+            with self.store.locked():
+                infos = self.store.list_sheets()
+                self._sheets = [scored(self.store, info).figures for info in infos]
         except StorageError as error:
             self.load_error = f"Die Blätter können nicht gelesen werden: {error}"
             return
-        self._sheets = [scored(self.store, info).figures for info in infos]
         present = sorted({item.ruleset for item in self._sheets})
         self.rulesets = [(rid, find_ruleset(rid).title) for rid in present if _known(rid)]
         self.load_error = None

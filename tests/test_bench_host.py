@@ -1,17 +1,20 @@
-"""Smoke test of the host benchmark with tiny numbers: it runs, both targets store every sheet, it prints its figures."""
+"""Smoke test of the host benchmark with tiny numbers: it runs over both transports, both targets
+store every sheet, the host compares each table's second sheet, it prints its figures and leaves
+no temporary directory behind."""
 
 from __future__ import annotations
 
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from .conftest import ROOT, checkout_env
 
 
 def test_bench_host_runs_with_tiny_numbers() -> None:
     done = subprocess.run(
-        [sys.executable, "bench/host.py", "--tables", "4", "--processes", "2", "--rounds", "1"],
+        [sys.executable, "bench/host.py", "--tables", "3", "--connections", "4", "--rounds", "1"],
         cwd=ROOT,
         env=checkout_env(),
         capture_output=True,
@@ -21,7 +24,15 @@ def test_bench_host_runs_with_tiny_numbers() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    assert re.search(r"round 1 bare: p50 +[\d.]+ ms .* answered 4/4  stored 4/4", out), out
-    assert re.search(r"round 1 host: p50 +[\d.]+ ms .* answered 4/4  stored 4/4", out), out
-    assert re.search(r"host throughput / bare throughput: \d+\.\d\d", out), out
+    for transport in ("plain HTTP", "HTTPS"):
+        assert transport in out, out
+    assert len(re.findall(r"round 1 bare: p50 +[\d.]+ ms .* answered 6/6  stored 6/6", out)) == 2, out
+    assert len(re.findall(r"round 1 host: p50 +[\d.]+ ms .* answered 6/6  stored 6/6", out)) == 2, out
+    compared = [int(n) for n in re.findall(r"the host answered (\d+) sheets with the comparison", out)]
+    assert len(compared) == 2 and all(n >= 3 for n in compared), out  # each table's second sheet, at least
+    for transport in ("HTTP", "HTTPS"):
+        assert re.search(rf"{transport} +host throughput / bare throughput: \d+\.\d\d", out), out
     assert "all stored" in out
+    folder = re.search(r"data in (\S+) \(removed at the end\)", out)
+    assert folder is not None, out
+    assert not Path(folder.group(1)).exists(), "the bench left its temporary directory behind"

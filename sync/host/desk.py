@@ -50,7 +50,7 @@ from pydantic import ValidationError
 
 from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effective_entries, find_ruleset
 from scoring.adoption import AdoptionRefused, adopt
-from scoring.compare import Comparison, compare_scored, compare_sheets
+from scoring.compare import Comparison, compare_scored, compare_sheets, compare_tallies
 from scoring.csv_export import games_csv, standings_csv
 from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import PAPER, german_validation_message
@@ -649,9 +649,7 @@ class Desk:
         other_writer = [r for r in others if r.written_by != stored.written_by]
         other = max(other_writer or others, key=lambda r: r.received_at)
         try:
-            sheet, score = self.scored.get(stored)
-            other_sheet, other_score = self.scored.get(other)
-            return compare_scored(sheet, score, other_sheet, other_score), writer_name(other_sheet)
+            return compare_tallies(self.scored.tally(stored), self.scored.tally(other)), self.scored.tally(other).writer_name
         except (RuleViolation, UnknownRuleset) as error:
             message = f"Die Blätter sind nicht vergleichbar: {error}"
             return Comparison(agree=False, games_compared=0, message=message), None
