@@ -22,6 +22,7 @@ from .browser import (
     Taps,
     body_text,
     open_page,
+    patient,
     record_taps,
     require_chromium,
     running_app,
@@ -130,7 +131,7 @@ def reach(page: Any, name: str, role: str = "button") -> None:
     A click on a button outside the screen makes the browser scroll the page under Flutter's
     feet, and the next taps can miss; a player scrolls first, then taps."""
     button = page.get_by_role(role, name=name, exact=True).first
-    button.wait_for(timeout=15_000)
+    button.wait_for(timeout=patient())
     for _ in range(10):
         box = button.bounding_box()
         if box is not None and button.evaluate(ON_TOP) and box["y"] + box["height"] <= PHONE["height"] - 10:
@@ -199,7 +200,7 @@ def house_rules(page: Any, control: Any) -> Any:
             break
         page.get_by_text("Hausregeln").first.click()
         page.wait_for_timeout(800)
-    control.first.wait_for(timeout=10_000)
+    control.first.wait_for(timeout=patient())
     return control.first
 
 
