@@ -279,6 +279,17 @@ def wait_for_control(page, role: str, name, *, exact: bool = True, timeout: floa
     return locator
 
 
+def wait_for_locator(page, locator, what: str, *, timeout: float = 15_000):  # type: ignore[no-untyped-def]
+    """Wait (``patient(timeout)``) until ``locator`` finds something on the page; return its first.
+
+    For controls not found by role and name; a failure names ``what`` and says what the screen showed."""
+    try:
+        locator.first.wait_for(timeout=patient(timeout))
+    except PlaywrightError as error:
+        raise waited(page, f"{what} did not appear", error) from None
+    return locator.first
+
+
 def wait_until(page, check, what: str, *, timeout: float = 15_000):  # type: ignore[no-untyped-def]
     """Poll ``check()`` until it returns something true (``patient(timeout)``); return that.
 

@@ -29,7 +29,10 @@ from .browser import (
     screenshot,
     scroll_to,
     sheet_files,
+    wait_for_control,
+    wait_for_locator,
     wait_for_text,
+    wait_until,
 )
 
 pytestmark = pytest.mark.browser
@@ -194,14 +197,17 @@ def correct(page: Any, taps: Taps, entry: int, reason: str) -> None:
 
 
 def house_rules(page: Any, control: Any) -> Any:
-    """Open the form's "Hausregeln" (unless open) until ``control`` is there; return it."""
-    for _ in range(3):
-        if control.count():
-            break
-        page.get_by_text("Hausregeln").first.click()
-        page.wait_for_timeout(800)
-    control.first.wait_for(timeout=patient())
-    return control.first
+    """Open the form's "Hausregeln" (unless open) until ``control`` is there; return it.
+
+    The section's header says whether it is open (its description "Collapsed" or "Expanded"): it is
+    tapped only while shut, and then the test waits for it to open. Tapping again after a fixed pause
+    shut it again on a busy machine, where the first tap had not been drawn yet."""
+    header = page.get_by_role("button", name=re.compile("^Hausregeln")).first
+    wait_for_control(page, "button", re.compile("^Hausregeln"))
+    if not control.count() and header.get_attribute("aria-description") != "Expanded":
+        header.click()
+        wait_until(page, lambda: header.get_attribute("aria-description") == "Expanded", "the Hausregeln opened")
+    return wait_for_locator(page, control, "the house rule's control")
 
 
 def sign(page: Any, data_dir: Path, ruleset: str, name: str) -> Sheet:
