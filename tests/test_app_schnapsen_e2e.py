@@ -223,13 +223,21 @@ def sign(page: Any, data_dir: Path, ruleset: str, name: str) -> Sheet:
         field.fill(name)
         page.wait_for_timeout(600)
         click(page, "Abschließen und unterschreiben")
-        for _ in range(25):
+
+        def answered() -> Sheet | str | None:
+            """The closed sheet once stored, "again" once the app asked for the name, else None."""
             sheet = stored(data_dir, ruleset)
             if sheet.entries[-1].kind == "close":
-                assert sheet.entries[-1].data["signed_by"] == name and sheet.entries[-1].device == DEVICE
-                wait_for_text(page, "Ergebnis", 10_000)
                 return sheet
-            page.wait_for_timeout(200)
+            return "again" if "Bitte mit Namen unterschreiben" in body_text(page) else None
+
+        # Wait for the app's answer (a state), not for a time: on a busy machine storing the close
+        # takes longer than any pause tuned to a quiet one, and signing again then finds no form.
+        sheet = wait_until(page, answered, f"{ruleset}: the close stored or the app asking for the name")
+        if isinstance(sheet, Sheet):
+            assert sheet.entries[-1].data["signed_by"] == name and sheet.entries[-1].device == DEVICE
+            wait_for_text(page, "Ergebnis")
+            return sheet
     raise AssertionError(f"{ruleset} was not closed; the page shows:\n{body_text(page)}")
 
 
