@@ -7,7 +7,7 @@
 #
 # The load is `stress-ng --cpu 2` (Debian: apt-get install -y stress-ng), else two Python busy loops.
 # Each round runs as `./dev test` does (TISCHBLOCK_TEST_WORKERS workers, default 2, --dist loadfile),
-# limited to the tests marked `browser`. STRESS_LIMIT_S (default 3600) bounds the whole run; a round
+# limited to the tests marked `browser`. STRESS_LIMIT_S (default 5400) bounds the whole run; a round
 # still running then is stopped and counts as failed. Logs, and the screenshot a failed wait takes, go
 # to a new /tmp/tischblock-stress-* directory, named at the end.
 set -euo pipefail
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 PYTHON="${TISCHBLOCK_VENV:-.venv}/bin/python"
 ROUNDS="${1:-3}"
 shift || true
-LIMIT_S="${STRESS_LIMIT_S:-3600}"
+LIMIT_S="${STRESS_LIMIT_S:-5400}"
 WORKERS="${TISCHBLOCK_TEST_WORKERS:-2}"
 LOGS="$(mktemp -d /tmp/tischblock-stress-XXXXXX)"
 export TISCHBLOCK_BROWSER_FAILURES="$LOGS/failed-waits"
