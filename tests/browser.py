@@ -10,11 +10,15 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
+import weakref
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from filelock import FileLock
@@ -89,9 +93,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+_open_pages: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The pages ``open_page`` opened: a test that fails inside ``running_app`` gets what they show."""
+
+
 @contextmanager
 def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT) -> Iterator[str]:
-    """Start ``main.py`` as the user's ``tischblock app`` does; yield its URL; stop it."""
+    """Start ``main.py`` as the user's ``tischblock app`` does; yield its URL; stop it.
+
+    The app's output is read all along (a full pipe would stop the app in the middle of a test) and
+    its last lines kept. A test failing inside gets, before the app stops, what each page it opened
+    with ``open_page`` showed and the app's last output added to its error."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "main.py")],
@@ -101,9 +113,12 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT) -> Iterator
         stderr=subprocess.STDOUT,
         text=True,
     )
+    output: deque[str] = deque(maxlen=200)
+    reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
+    reader.start()
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + patient(60_000) / 1000
         while True:
             try:
                 with urllib.request.urlopen(url, timeout=2) as response:
@@ -111,16 +126,24 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT) -> Iterator
                         break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    output = process.stdout.read() if process.stdout else ""
-                    raise RuntimeError(f"the app did not start: {output}") from None
+                    reader.join(5)
+                    raise RuntimeError(f"the app did not start: {''.join(output)}") from None
                 time.sleep(0.3)
         yield url
+    except BaseException as error:
+        if not isinstance(error, ScreenAssertionError):
+            for page in list(_open_pages):
+                if not page.is_closed() and page.url.startswith(url):
+                    error.add_note(what_the_screen_shows(page))
+        error.add_note("The app's last output:\n" + "".join(list(output)[-40:]))
+        raise
     finally:
         process.terminate()
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        reader.join(5)
 
 
 def body_text(page) -> str:  # type: ignore[no-untyped-def]
@@ -324,6 +347,7 @@ def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int =
 def open_page(browser, url: str):  # type: ignore[no-untyped-def]
     """A phone-size page on ``url`` with Flutter's semantics tree switched on."""
     page = browser.new_page(viewport=PHONE)
+    _open_pages.add(page)
     page.goto(url)
     enable_semantics(page)
     return page

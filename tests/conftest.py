@@ -126,8 +126,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         return
     from .browser import ScreenAssertionError, what_the_screen_shows
 
-    if call.excinfo.errisinstance(ScreenAssertionError):
-        return
+    notes = getattr(call.excinfo.value, "__notes__", [])
+    if call.excinfo.errisinstance(ScreenAssertionError) or any("The screen showed" in note for note in notes):
+        return  # the error says it already, from before the app stopped
     try:
         pages = [page for context in browser.contexts for page in context.pages]
         shown = "\n\n".join(what_the_screen_shows(page) for page in pages) or "(no page open)"
