@@ -21,7 +21,12 @@ LOGS="$(mktemp -d /tmp/tischblock-stress-XXXXXX)"
 export TISCHBLOCK_BROWSER_FAILURES="$LOGS/failed-waits"
 
 load_pids=()
+round_pid=""
 stop_load() {
+    # The round runs in its own process group (timeout's): stop it too when this script is stopped.
+    if [ -n "$round_pid" ]; then
+        kill -TERM -- "-$round_pid" 2>/dev/null || true
+    fi
     for pid in "${load_pids[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
@@ -30,6 +35,7 @@ stop_load() {
     done
 }
 trap stop_load EXIT
+trap 'exit 130' INT TERM
 
 if command -v stress-ng >/dev/null; then
     load="stress-ng --cpu 2"
@@ -58,8 +64,11 @@ for round in $(seq 1 "$ROUNDS"); do
     set +e
     timeout --signal=INT --kill-after=60 "$left" \
         "$PYTHON" -m pytest -p no:cacheprovider -q -m browser -n "$WORKERS" --dist loadfile --no-loadscope-reorder "$@" tests/ \
-        >"$LOGS/round-$round.log" 2>&1
+        >"$LOGS/round-$round.log" 2>&1 &
+    round_pid=$!
+    wait "$round_pid"
     code=$?
+    round_pid=""
     set -e
     summary=$(grep -E "^(=+ )?[0-9]+ (passed|failed|error)|no tests ran" "$LOGS/round-$round.log" | tail -1 || true)
     echo "round $round: exit $code in $(($(date +%s) - round_start))s, load $(cut -d' ' -f1-3 /proc/loadavg): ${summary:-no summary (see the log)}"
