@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import json
 import os
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import urllib.request
+import weakref
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from filelock import FileLock
+from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import ROOT
 
@@ -29,6 +39,45 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 412, "height": 915}
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 
+PATIENCE_MS = float(os.environ.get("TISCHBLOCK_BROWSER_PATIENCE_MS", "90000"))
+"""How long any wait for a state may take before the test fails: a guard against an app that hangs,
+far above what a busy machine needs. Waits end as soon as the state is there; a helper given a shorter
+``timeout`` (tuned to a quiet machine) still waits this long."""
+
+FAILURES = Path(os.environ.get("TISCHBLOCK_BROWSER_FAILURES", Path(tempfile.gettempdir()) / "tischblock-browser-failures"))
+"""Where a failed wait leaves its screenshot (the failure message names the file)."""
+_failure_numbers = itertools.count(1)
+
+
+def patient(timeout: float | None = None) -> float:
+    """The timeout to wait for a state with: never shorter than ``PATIENCE_MS``."""
+    return max(timeout or 0.0, PATIENCE_MS)
+
+
+def what_the_screen_shows(page) -> str:  # type: ignore[no-untyped-def]
+    """For a failure message: the page's text (``body_text``) and the path of a screenshot of it."""
+    try:
+        text = body_text(page)
+    except PlaywrightError as error:
+        text = f"(the page's text could not be read: {error})"
+    try:
+        FAILURES.mkdir(parents=True, exist_ok=True)
+        path = FAILURES / f"failure-{os.getpid()}-{next(_failure_numbers)}-{int(time.time())}.png"
+        page.screenshot(path=str(path))
+        shot = str(path)
+    except PlaywrightError as error:
+        shot = f"(no screenshot: {error})"
+    return f"The screen showed (screenshot: {shot}):\n{text}"
+
+
+class ScreenAssertionError(AssertionError):
+    """A wait for a state that did not come; the message says what the screen showed instead."""
+
+
+def waited(page, what: str, error: Exception) -> ScreenAssertionError:  # type: ignore[no-untyped-def]
+    """The failure of a wait for ``what``, with what the screen showed."""
+    return ScreenAssertionError(f"{what}: {error}\n{what_the_screen_shows(page)}")
+
 
 def require_chromium() -> None:
     """Browser tests need Debian's chromium; ``./dev test`` installs it. On CI its absence fails."""
@@ -44,9 +93,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+_open_pages: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The pages ``open_page`` opened: a test that fails inside ``running_app`` gets what they show."""
+
+
 @contextmanager
 def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT) -> Iterator[str]:
-    """Start ``main.py`` as the user's ``tischblock app`` does; yield its URL; stop it."""
+    """Start ``main.py`` as the user's ``tischblock app`` does; yield its URL; stop it.
+
+    The app's output is read all along (a full pipe would stop the app in the middle of a test) and
+    its last lines kept. A test failing inside gets, before the app stops, what each page it opened
+    with ``open_page`` showed and the app's last output added to its error."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "main.py")],
@@ -56,9 +113,12 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT) -> Iterator
         stderr=subprocess.STDOUT,
         text=True,
     )
+    output: deque[str] = deque(maxlen=200)
+    reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
+    reader.start()
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + patient(60_000) / 1000
         while True:
             try:
                 with urllib.request.urlopen(url, timeout=2) as response:
@@ -66,16 +126,24 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT) -> Iterator
                         break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    output = process.stdout.read() if process.stdout else ""
-                    raise RuntimeError(f"the app did not start: {output}") from None
+                    reader.join(5)
+                    raise RuntimeError(f"the app did not start: {''.join(output)}") from None
                 time.sleep(0.3)
         yield url
+    except BaseException as error:
+        if not isinstance(error, ScreenAssertionError):
+            for page in list(_open_pages):
+                if not page.is_closed() and page.url.startswith(url):
+                    error.add_note(what_the_screen_shows(page))
+        error.add_note("The app's last output:\n" + "".join(list(output)[-40:]))
+        raise
     finally:
         process.terminate()
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        reader.join(5)
 
 
 def body_text(page) -> str:  # type: ignore[no-untyped-def]
@@ -89,15 +157,43 @@ def body_text(page) -> str:  # type: ignore[no-untyped-def]
 
 
 def enable_semantics(page) -> None:  # type: ignore[no-untyped-def]
-    """Flutter draws on a canvas: one click on the placeholder turns on the semantics tree."""
-    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+    """Flutter draws on a canvas: one click on the placeholder turns on the semantics tree.
+
+    Every later Playwright wait on the page without a timeout of its own waits ``PATIENCE_MS``."""
+    page.set_default_timeout(PATIENCE_MS)
+    try:
+        page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=patient())
+    except PlaywrightError as error:
+        raise waited(page, "Flutter did not start on the page", error) from None
     page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
 
 
+def still_frame(page, *, limit_s: float = 10.0) -> bytes:  # type: ignore[no-untyped-def]
+    """A screenshot of the page once Flutter has stopped painting: two captures in a row alike.
+
+    A transition or a list still moving gives different captures; a blinking text cursor never
+    stops, so after ``limit_s`` the latest capture is taken as it is (this is for the docs, not a check)."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    previous = page.screenshot()
+    deadline = time.monotonic() + limit_s
+    while True:
+        page.wait_for_timeout(100)
+        current = page.screenshot()
+        if current == previous or time.monotonic() > deadline:
+            return current
+        previous = current
+
+
 def screenshot(page, name: str) -> None:  # type: ignore[no-untyped-def]
-    """Save a phone-size screenshot to docs/screenshots/ once Flutter has painted the frame."""
-    page.wait_for_timeout(1500)
-    page.screenshot(path=str(SCREENSHOTS / name))
+    """Save a phone-size screenshot to docs/screenshots/ once Flutter has painted the frame (``still_frame``)."""
+    write_atomically(SCREENSHOTS / name, still_frame(page))
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` whole: a reader (another test, in another worker) never sees half a file."""
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
 
 
 TAPS_FILE = ROOT / "docs" / "taps.json"
@@ -118,14 +214,24 @@ class Taps:
         self.count = 0
 
     def tap(self, role: str, name: str, *, exact: bool = True, timeout: float = 15_000) -> None:
-        """Tap the control with this accessible role and name (waits until it is there)."""
+        """Tap the control with this accessible role and name (waits until it is there, ``patient``)."""
         locator = self.page.get_by_role(role, name=name, exact=exact)
-        locator.first.wait_for(timeout=timeout)
-        locator.first.click()
+        try:
+            locator.first.wait_for(timeout=patient(timeout))
+            locator.first.click(timeout=patient(timeout))
+        except PlaywrightError as error:
+            raise waited(self.page, f"no {role} named {name!r} to tap", error) from None
         self.count += 1
 
     def type(self, label: str, text: str, *, timeout: float = 15_000) -> None:
         """Type ``text`` into the text field labelled ``label`` (one value typed counts one)."""
+        try:
+            self._type(label, text, patient(timeout))
+        except PlaywrightError as error:
+            raise waited(self.page, f"could not type {text!r} into the field {label!r}", error) from None
+        self.count += 1
+
+    def _type(self, label: str, text: str, timeout: float) -> None:
         field = self.page.get_by_role("textbox", name=label, exact=True).first
         field.wait_for(timeout=timeout)
         # A tap lands where Flutter drew the field: wait until the list under it stopped moving
@@ -149,7 +255,6 @@ class Taps:
             field.fill(text)
             if field.input_value() == text:
                 break
-        self.count += 1
 
     def reset(self) -> int:
         """The count so far, and start counting anew."""
@@ -158,30 +263,69 @@ class Taps:
 
 
 def record_taps(ruleset: str, game: str, taps: int, target: int) -> None:
-    """Note the taps a typical game took in ``docs/taps.json`` (the README's table is made from it)."""
-    import json
+    """Note the taps a typical game took in ``docs/taps.json`` (the README's table is made from it).
 
-    data = json.loads(TAPS_FILE.read_text(encoding="utf-8")) if TAPS_FILE.exists() else {}
-    data[f"{ruleset}: {game}"] = {"ruleset": ruleset, "game": game, "taps": taps, "target": target}
-    TAPS_FILE.write_text(json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    Tests in parallel workers write it too: read, change and replace it under a lock of this checkout."""
+    checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    with FileLock(Path(tempfile.gettempdir()) / f"tischblock-taps-{checkout}.lock"):
+        data = json.loads(TAPS_FILE.read_text(encoding="utf-8")) if TAPS_FILE.exists() else {}
+        data[f"{ruleset}: {game}"] = {"ruleset": ruleset, "game": game, "taps": taps, "target": target}
+        text = json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n"
+        write_atomically(TAPS_FILE, text.encode("utf-8"))
 
 
 def wait_for_text(page, expected, timeout: float = 15_000) -> str:  # type: ignore[no-untyped-def]
     """Wait until the page's text (``body_text``) holds ``expected`` (a string or a compiled regex); return it.
 
     Flutter merges neighbouring texts into one semantics node, so a text is looked for in the whole
-    page's text, not as an element of its own."""
-    import time as _time
-
-    deadline = _time.monotonic() + timeout / 1000
+    page's text, not as an element of its own. Waits ``patient(timeout)``."""
+    deadline = time.monotonic() + patient(timeout) / 1000
     while True:
         text = body_text(page)
         found = expected.search(text) if hasattr(expected, "search") else expected in text
         if found:
             return text
-        if _time.monotonic() > deadline:
-            raise AssertionError(f"{expected!r} did not appear on the page; it shows:\n{text}")
-        page.wait_for_timeout(200)
+        if time.monotonic() > deadline:
+            raise ScreenAssertionError(f"{expected!r} did not appear on the page. {what_the_screen_shows(page)}")
+        page.wait_for_timeout(100)
+
+
+def wait_for_control(page, role: str, name, *, exact: bool = True, timeout: float = 15_000):  # type: ignore[no-untyped-def]
+    """Wait (``patient(timeout)``) until the control with this role and name is on the page; return it.
+
+    A failure says what the screen showed instead."""
+    locator = page.get_by_role(role, name=name, exact=exact).first
+    try:
+        locator.wait_for(timeout=patient(timeout))
+    except PlaywrightError as error:
+        raise waited(page, f"no {role} named {name!r} appeared", error) from None
+    return locator
+
+
+def wait_for_locator(page, locator, what: str, *, timeout: float = 15_000):  # type: ignore[no-untyped-def]
+    """Wait (``patient(timeout)``) until ``locator`` finds something on the page; return its first.
+
+    For controls not found by role and name; a failure names ``what`` and says what the screen showed."""
+    try:
+        locator.first.wait_for(timeout=patient(timeout))
+    except PlaywrightError as error:
+        raise waited(page, f"{what} did not appear", error) from None
+    return locator.first
+
+
+def wait_until(page, check, what: str, *, timeout: float = 15_000):  # type: ignore[no-untyped-def]
+    """Poll ``check()`` until it returns something true (``patient(timeout)``); return that.
+
+    For states outside the page (a file written, a host's answer); a failure names ``what`` and
+    says what the screen showed."""
+    deadline = time.monotonic() + patient(timeout) / 1000
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise ScreenAssertionError(f"{what} did not happen. {what_the_screen_shows(page)}")
+        page.wait_for_timeout(100)
 
 
 def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int = 40):  # type: ignore[no-untyped-def]
@@ -197,12 +341,13 @@ def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int =
                 return locator.first
             page.mouse.wheel(0, delta)
             page.wait_for_timeout(150)
-    raise AssertionError(f"no {role} named {name!r} on the page:\n{body_text(page)}")
+    raise ScreenAssertionError(f"no {role} named {name!r} on the page. {what_the_screen_shows(page)}")
 
 
 def open_page(browser, url: str):  # type: ignore[no-untyped-def]
     """A phone-size page on ``url`` with Flutter's semantics tree switched on."""
     page = browser.new_page(viewport=PHONE)
+    _open_pages.add(page)
     page.goto(url)
     enable_semantics(page)
     return page

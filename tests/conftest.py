@@ -9,8 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from scoring import Entry, Participant, Ruleset, RuleViolation, Score, Sheet
+
+# Property tests run on a busy machine too (two xdist workers, other work): no example fails for
+# taking long, and slow data generation is not a failure either. Tests' own @settings add to this.
+settings.register_profile("tischblock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tischblock")
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -75,6 +81,60 @@ def game_helpers(ruleset: Ruleset[Any, Any], participants: Sequence[Participant]
     """``sheet``, ``score`` and ``refused`` for tests that write one game per line."""
     table = GameTable(ruleset, participants)
     return table.sheet, table.score, table.refused
+
+
+LONG_MODULES = ("test_storage_kill.py", "test_sync_faults.py", "test_bench_host.py", "test_host_kill.py", "test_sync_client.py")
+"""Modules without browser tests that still take a minute or more (``pytest --durations``)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long modules first, each module's tests together and in their order: a module with browser
+    tests, then one of ``LONG_MODULES``, then the next browser module, ..., then the rest. ``./dev test``
+    hands modules to two xdist workers in this order (``--dist loadfile --no-loadscope-reorder``): a
+    browser module (two processes drawing) mostly runs beside a module that waits on processes and
+    disks, and no worker is left alone with a long module at the end."""
+    modules = list(dict.fromkeys(item.path for item in items))
+    with_browser = {item.path for item in items if item.get_closest_marker("browser")}
+    browsers = [m for m in modules if m in with_browser]
+    longs = [m for m in modules if m not in with_browser and m.name in LONG_MODULES]
+    order: list[Path] = []
+    for index in range(max(len(browsers), len(longs))):
+        order += browsers[index : index + 1] + longs[index : index + 1]
+    order += [m for m in modules if m not in order]
+    rank = {module: number for number, module in enumerate(order)}
+    items.sort(key=lambda item: rank[item.path])
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Any]:
+    """One PostgreSQL server for the whole session (per xdist worker); tests/pg_server.py's
+    ``postgres_server`` fixture, imported by the modules that need it, hands out this one."""
+    from .pg_server import started_postgres
+
+    with started_postgres() as server:
+        yield server
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A browser test that fails other than by one of tests/browser.py's waits (which say it
+    themselves) gets what each of its open pages showed added to its report."""
+    outcome = yield
+    report = outcome.get_result()
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if not report.failed or call.when != "call" or browser is None or call.excinfo is None:
+        return
+    from .browser import ScreenAssertionError, what_the_screen_shows
+
+    notes = getattr(call.excinfo.value, "__notes__", [])
+    if call.excinfo.errisinstance(ScreenAssertionError) or any("The screen showed" in note for note in notes):
+        return  # the error says it already, from before the app stopped
+    try:
+        pages = [page for context in browser.contexts for page in context.pages]
+        shown = "\n\n".join(what_the_screen_shows(page) for page in pages) or "(no page open)"
+    except Exception as error:  # the browser itself may be what failed
+        shown = f"(the pages could not be read: {error})"
+    report.sections.append(("what the browser showed", shown))
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,7 +62,15 @@ def _as_server_user(command: list[str]) -> list[str]:
 
 
 @pytest.fixture(scope="session", name="postgres_server")
-def postgres_server_fixture() -> Iterator[PostgresServer]:
+def postgres_server_fixture(postgres_cluster: PostgresServer) -> PostgresServer:
+    """The session's one server (``postgres_cluster`` in tests/conftest.py): a module that imports this
+    fixture gets its own copy of it, but they all hand out the same server, started once."""
+    return postgres_cluster
+
+
+@contextmanager
+def started_postgres() -> Iterator[PostgresServer]:
+    """Start a server in a temporary directory, yield it, stop it and remove the directory."""
     binaries = pg_bin()
     if binaries is None:
         message = "PostgreSQL ist nicht installiert (Debian: apt-get install -y postgresql)"

@@ -13,7 +13,18 @@ import pytest
 from scoring import Entry, Participant
 from storage import SheetStore
 
-from .browser import PHONE, Taps, body_text, enable_semantics, open_page, running_app, screenshot, wait_for_text
+from .browser import (
+    PHONE,
+    Taps,
+    body_text,
+    enable_semantics,
+    open_page,
+    patient,
+    running_app,
+    screenshot,
+    wait_for_text,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -86,6 +97,16 @@ def visit(page: Any, url: str) -> None:
     enable_semantics(page)
 
 
+def saved_settings(data_dir: Path, **expected: str) -> dict[str, Any] | None:
+    """The settings the app saved, once they hold ``expected`` (the app saves a choice at once, a
+    moment after the tap reaches it); else None."""
+    try:
+        saved = json.loads((data_dir / "einstellungen.json").read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    return saved if all(saved.get(key) == value for key, value in expected.items()) else None
+
+
 def walk(page: Any, problems: dict[str, list[str]], screen: str) -> None:
     """Scroll the screen from top to bottom and note every unlabelled or cut-off control."""
     page.mouse.move(200, 600)
@@ -124,10 +145,9 @@ def test_settings_dark_theme_very_large_text_and_every_screen_labelled(browser: 
         taps.type("Eigener Name", A)
         screenshot(page, "einstellungen.png")
         taps.tap("radio", "Dunkel")
-        page.wait_for_timeout(800)
+        saved = wait_until(page, lambda: saved_settings(tmp_path, theme="dunkel"), "the dark theme saved")
+        assert saved["own_name"] == A
         screenshot(page, "einstellungen-dunkel.png")
-        saved = json.loads((tmp_path / "einstellungen.json").read_text(encoding="utf-8"))
-        assert saved["theme"] == "dunkel" and saved["own_name"] == A
         background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
         assert background is not None
 
@@ -165,7 +185,7 @@ def test_settings_dark_theme_very_large_text_and_every_screen_labelled(browser: 
         # Very large text still fits the phone: nothing cut off at the sides.
         taps.tap("radio", "Sehr groß")
         taps.tap("radio", "Hell")
-        page.wait_for_timeout(800)
+        wait_until(page, lambda: saved_settings(tmp_path, theme="hell", text_size="sehr-gross"), "very large text saved")
         screenshot(page, "einstellungen-sehr-gross.png")
         large: dict[str, list[str]] = {}
         walk(page, large, "Einstellungen")
@@ -198,7 +218,7 @@ def test_names_offered_as_you_type_the_own_name_writes_and_signs(browser: Any, t
         taps.tap("button", f"Vorschlag {B}")
         wait_for_text(page, B)  # the field shows it (Flutter leaves the hidden input of an unfocused field as it was)
         taps.type("Mannschaft 2: Name", "sau")
-        page.get_by_role("button", name=f"Vorschlag {A}").wait_for(timeout=10_000)
+        page.get_by_role("button", name=f"Vorschlag {A}").wait_for(timeout=patient())
         screenshot(page, "neues-blatt-vorschlag.png")
         taps.tap("button", f"Vorschlag {A}")
         taps.tap("button", "Blatt anlegen")
@@ -220,11 +240,11 @@ def test_names_offered_as_you_type_the_own_name_writes_and_signs(browser: Any, t
         visit(page, f"{url}beitreten")
         wait_for_text(page, "Beitrittszeile", 30_000)
         taps.type("Mannschaft oder Platz", "wö")
-        page.get_by_role("button", name=f"Vorschlag {B}").wait_for(timeout=10_000)
+        page.get_by_role("button", name=f"Vorschlag {B}").wait_for(timeout=patient())
         screenshot(page, "beitreten-vorschlag.png")
         taps.tap("button", f"Vorschlag {B}")
         # Taken: the field holds the whole name now, so nothing is left to offer.
-        page.get_by_role("button", name=f"Vorschlag {B}").wait_for(state="detached", timeout=10_000)
+        page.get_by_role("button", name=f"Vorschlag {B}").wait_for(state="detached", timeout=patient())
         page.close()
 
 
@@ -235,18 +255,18 @@ def test_the_screen_stays_on_while_a_sheet_is_open_and_the_guide_is_in_the_app(b
         page = browser.new_page(viewport=PHONE)
         page.add_init_script(WAKE_LOCK_PROBE)
         page.goto(url)
-        page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+        page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=patient())
         page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
         taps = Taps(page)
         wait_for_text(page, "Blätter auf diesem Handy", 30_000)
         assert page.evaluate("window.__wake.requests") == 0
         page.get_by_role("button", name=A, exact=False).first.click()
         wait_for_text(page, "Abschließen", 15_000)
-        page.wait_for_function("window.__wake.requests >= 1", timeout=10_000)
+        page.wait_for_function("window.__wake.requests >= 1", timeout=patient())
         assert page.evaluate("window.__wake") == {"requests": 1, "granted": 1, "released": 0}
         page.go_back()  # leaving the sheet lets the screen sleep again
         wait_for_text(page, "Blätter auf diesem Handy")
-        page.wait_for_function("window.__wake.released === 1", timeout=10_000)
+        page.wait_for_function("window.__wake.released === 1", timeout=patient())
 
         # Hilfe: the guide's chapters; the pictures named in text (the app works offline).
         taps.tap("button", "Hilfe")

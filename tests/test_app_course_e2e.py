@@ -13,7 +13,7 @@ from scoring.course import course
 from screens.course_chart import LEFT_AXIS
 from storage import SheetStore
 
-from .browser import Taps, body_text, open_page, running_app, screenshot, wait_for_text
+from .browser import Taps, body_text, open_page, patient, running_app, screenshot, wait_for_text
 from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -53,9 +53,9 @@ def into_view(page, chart) -> None:  # type: ignore[no-untyped-def]
 
 def open_sheet(page, title: str):  # type: ignore[no-untyped-def]
     row = page.get_by_role("button", name=re.compile(rf"^{re.escape(title)} · "))
-    row.first.wait_for(timeout=30_000)
+    row.first.wait_for(timeout=patient())
     row.first.click()
-    page.get_by_text("Spielverlauf · ").first.wait_for(timeout=30_000)
+    page.get_by_text("Spielverlauf · ").first.wait_for(timeout=patient())
     chart = page.locator("flt-semantics").filter(has=page.locator(":scope > span", has_text="Spielverlauf über")).last
     into_view(page, chart)
     page.wait_for_timeout(500)
@@ -108,12 +108,12 @@ def test_open_sheet_shows_the_chart_on_a_tap_with_the_schneider_line(browser, tm
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
         page = open_page(browser, url)
         row = page.get_by_role("button", name=re.compile(r"^Talonschnapsen · "))
-        row.first.wait_for(timeout=30_000)
+        row.first.wait_for(timeout=patient())
         row.first.click()
         taps = Taps(page)
         taps.tap("button", "Anzeigen", exact=False)
         chart = page.locator("flt-semantics").filter(has=page.locator(":scope > span", has_text="Spielverlauf über")).last
-        chart.wait_for(timeout=15_000)
+        chart.wait_for(timeout=patient())
         into_view(page, chart)
         page.wait_for_timeout(500)
         text = body_text(page)

@@ -24,11 +24,13 @@ from .browser import (
     Taps,
     body_text,
     open_page,
+    patient,
     record_taps,
     running_app,
     screenshot,
     scroll_to,
     sheet_files,
+    wait_for_control,
     wait_for_text,
 )
 
@@ -341,7 +343,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         click(page, "Abschließen")
         fill(page, "Unterschrift (Name)", "Anna Huber")
         click(page, "Abschließen und unterschreiben")
-        page.get_by_role("button", name="Ergebnis").wait_for(timeout=10_000)
+        wait_for_control(page, "button", "Ergebnis")
         stored = SheetStore(data_dir).open(sheet_id)
         assert stored.entries[-1].kind == "close" and stored.entries[-1].data["signed_by"] == "Anna Huber"
         result = ruleset.result_lines(stored, ruleset.score(stored))
@@ -390,7 +392,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         fill(page, "Vermerk der Turnierleitung", "Saal schließt, K. Meier")
         fill(page, "Unterschrift (Name)", "Franz Wagner")
         click(page, "Abschließen und unterschreiben")
-        page.get_by_role("button", name="Ergebnis").wait_for(timeout=10_000)
+        wait_for_control(page, "button", "Ergebnis")
         (haus_id,) = (name.removesuffix(".json") for name in sheet_files(data_dir) if name.removesuffix(".json") != sheet_id)
         haus_sheet = SheetStore(data_dir).open(haus_id)
         haus = find_ruleset("doppelkopf-haus")
@@ -411,7 +413,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
         page = open_page(browser, url)
         row = page.get_by_role("button", name=re.compile(r"^Doppelkopf \(Turnier\) · Runde 1 · Tisch 2 .* abgeschlossen$"))
-        row.wait_for(timeout=30_000)
+        row.wait_for(timeout=patient())
         row.click()
         text = wait_for_text(page, result[1], 15_000)
         assert f"{CORRECTED}. Spiel (korrigiert)" in text

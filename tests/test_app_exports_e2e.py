@@ -21,7 +21,7 @@ from scoring.printout import sheet_pdf
 from storage import SheetStore, StoredSheet, read_backup
 from storage.backup import backup_document
 
-from .browser import body_text, open_page, running_app, screenshot, sheet_files, wait_for_text
+from .browser import body_text, open_page, patient, running_app, screenshot, sheet_files, wait_for_text
 from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -40,8 +40,8 @@ def pdf_text(data: bytes) -> str:
 def download(page, name: str) -> tuple[str, bytes]:  # type: ignore[no-untyped-def]
     """Tap the button ``name`` and return the file the browser downloads: its name and bytes."""
     button = page.get_by_role("button", name=name, exact=True)
-    button.wait_for(timeout=15_000)
-    with page.expect_download(timeout=20_000) as info:
+    button.wait_for(timeout=patient())
+    with page.expect_download(timeout=patient()) as info:
         button.click()
     got = info.value
     return got.suggested_filename, Path(got.path()).read_bytes()
@@ -50,8 +50,8 @@ def download(page, name: str) -> tuple[str, bytes]:  # type: ignore[no-untyped-d
 def pick(page, name: str, path: Path) -> None:  # type: ignore[no-untyped-def]
     """Tap the button ``name`` and choose ``path`` in the file chooser it opens."""
     button = page.get_by_role("button", name=name, exact=True)
-    button.wait_for(timeout=15_000)
-    with page.expect_file_chooser(timeout=15_000) as chooser:
+    button.wait_for(timeout=patient())
+    with page.expect_file_chooser(timeout=patient()) as chooser:
         button.click()
     chooser.value.set_files(str(path))
 

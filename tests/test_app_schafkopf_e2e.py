@@ -24,6 +24,7 @@ from .browser import (
     Taps,
     body_text,
     open_page,
+    patient,
     record_taps,
     running_app,
     screenshot,
@@ -150,7 +151,7 @@ def stored(data_dir: Path):  # type: ignore[no-untyped-def]
 def settle(locator) -> None:  # type: ignore[no-untyped-def]
     """Wait until the control is in view and stays where it is: Flutter hit-tests the tap on what it
     drew, so a tap at a place a redraw or a scroll is still moving lands on the control beside it."""
-    locator.wait_for(timeout=15_000)
+    locator.wait_for(timeout=patient())
     locator.scroll_into_view_if_needed()
     before = None
     for _ in range(30):
@@ -313,7 +314,7 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
         page = open_page(browser, url)
         row = page.get_by_role(B, name=re.compile(r"^Schafkopf \(Turnier\) · Serie 2 · Tisch 7 .* abgeschlossen$"))
-        row.wait_for(timeout=30_000)
+        row.wait_for(timeout=patient())
         row.click()
         text = wait_for_text(page, result[0], 15_000)
         assert all(line in text for line in result)

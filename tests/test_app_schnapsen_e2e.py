@@ -22,13 +22,17 @@ from .browser import (
     Taps,
     body_text,
     open_page,
+    patient,
     record_taps,
     require_chromium,
     running_app,
     screenshot,
     scroll_to,
     sheet_files,
+    wait_for_control,
+    wait_for_locator,
     wait_for_text,
+    wait_until,
 )
 
 pytestmark = pytest.mark.browser
@@ -130,7 +134,7 @@ def reach(page: Any, name: str, role: str = "button") -> None:
     A click on a button outside the screen makes the browser scroll the page under Flutter's
     feet, and the next taps can miss; a player scrolls first, then taps."""
     button = page.get_by_role(role, name=name, exact=True).first
-    button.wait_for(timeout=15_000)
+    button.wait_for(timeout=patient())
     for _ in range(10):
         box = button.bounding_box()
         if box is not None and button.evaluate(ON_TOP) and box["y"] + box["height"] <= PHONE["height"] - 10:
@@ -193,14 +197,17 @@ def correct(page: Any, taps: Taps, entry: int, reason: str) -> None:
 
 
 def house_rules(page: Any, control: Any) -> Any:
-    """Open the form's "Hausregeln" (unless open) until ``control`` is there; return it."""
-    for _ in range(3):
-        if control.count():
-            break
-        page.get_by_text("Hausregeln").first.click()
-        page.wait_for_timeout(800)
-    control.first.wait_for(timeout=10_000)
-    return control.first
+    """Open the form's "Hausregeln" (unless open) until ``control`` is there; return it.
+
+    The section's header says whether it is open (its description "Collapsed" or "Expanded"): it is
+    tapped only while shut, and then the test waits for it to open. Tapping again after a fixed pause
+    shut it again on a busy machine, where the first tap had not been drawn yet."""
+    header = page.get_by_role("button", name=re.compile("^Hausregeln")).first
+    wait_for_control(page, "button", re.compile("^Hausregeln"))
+    if not control.count() and header.get_attribute("aria-description") != "Expanded":
+        header.click()
+        wait_until(page, lambda: header.get_attribute("aria-description") == "Expanded", "the Hausregeln opened")
+    return wait_for_locator(page, control, "the house rule's control")
 
 
 def sign(page: Any, data_dir: Path, ruleset: str, name: str) -> Sheet:
@@ -216,13 +223,21 @@ def sign(page: Any, data_dir: Path, ruleset: str, name: str) -> Sheet:
         field.fill(name)
         page.wait_for_timeout(600)
         click(page, "Abschließen und unterschreiben")
-        for _ in range(25):
+
+        def answered() -> Sheet | str | None:
+            """The closed sheet once stored, "again" once the app asked for the name, else None."""
             sheet = stored(data_dir, ruleset)
             if sheet.entries[-1].kind == "close":
-                assert sheet.entries[-1].data["signed_by"] == name and sheet.entries[-1].device == DEVICE
-                wait_for_text(page, "Ergebnis", 10_000)
                 return sheet
-            page.wait_for_timeout(200)
+            return "again" if "Bitte mit Namen unterschreiben" in body_text(page) else None
+
+        # Wait for the app's answer (a state), not for a time: on a busy machine storing the close
+        # takes longer than any pause tuned to a quiet one, and signing again then finds no form.
+        sheet = wait_until(page, answered, f"{ruleset}: the close stored or the app asking for the name")
+        if isinstance(sheet, Sheet):
+            assert sheet.entries[-1].data["signed_by"] == name and sheet.entries[-1].device == DEVICE
+            wait_for_text(page, "Ergebnis")
+            return sheet
     raise AssertionError(f"{ruleset} was not closed; the page shows:\n{body_text(page)}")
 
 

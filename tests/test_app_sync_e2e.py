@@ -22,6 +22,7 @@ from .browser import (
     running_app,
     screenshot,
     scroll_to,
+    wait_for_control,
     wait_for_text,
 )
 from .faultproxy import CLEAN, FaultProxy, FaultSchedule
@@ -71,7 +72,7 @@ def keep_sheet(page: Any, writer: str, games: list[tuple[str, int]], data_dir: P
     taps.type("Vermerk der Turnierleitung", "Zeitlimit, Durchgang abgebrochen")
     taps.type("Unterschrift (Name)", "Sepp Huber" if writer == A else "Toni Egger")
     taps.tap("button", "Abschließen und unterschreiben")
-    page.get_by_role("button", name="Ergebnis").wait_for(timeout=15_000)
+    wait_for_control(page, "button", "Ergebnis")
 
 
 def table_state(host: HostProcess) -> dict[str, Any]:

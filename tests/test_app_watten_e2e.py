@@ -22,11 +22,13 @@ from .browser import (
     body_text,
     enable_semantics,
     open_page,
+    patient,
     record_taps,
     running_app,
     screenshot,
     scroll_to,
     sheet_files,
+    wait_for_control,
     wait_for_text,
 )
 
@@ -131,7 +133,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
                 screenshot(page, "watten-gspannt.png")
             if number == 8:
                 page.get_by_role("button", name="Gehen, Vergeben, Bscheißn, Zeitlimit …").click()
-                page.get_by_role("button", name=f"{A} geht").wait_for(timeout=10_000)
+                page.get_by_role("button", name=f"{A} geht").wait_for(timeout=patient())
                 screenshot(page, "watten-seltene-ereignisse.png")
                 page.get_by_role("button", name="Weniger").click()
         assert per_game.count(1) == len(GAMES) - 1 and per_game[GAMES.index(("A", "gehen"))] == 2
@@ -172,7 +174,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
         taps.type("Unterschrift (Name)", "Sepp Huber")
         screenshot(page, "watten-abschluss.png")
         page.get_by_role("button", name="Abschließen und unterschreiben").click()
-        page.get_by_role("button", name="Ergebnis").wait_for(timeout=10_000)
+        wait_for_control(page, "button", "Ergebnis")
         wait_for_text(page, "Blatt abgeschlossen", 10_000)
         (sheet_id,) = (name.removesuffix(".json") for name in sheet_files(data_dir))
         stored = SheetStore(data_dir).open(sheet_id)
@@ -188,10 +190,10 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
         page = open_page(browser, url)
         row = page.get_by_role("button", name=re.compile(r"^Watten \(Turnier\) · Durchgang 1 · Tisch 4 .* abgeschlossen$"))
-        row.wait_for(timeout=30_000)
+        row.wait_for(timeout=patient())
         screenshot(page, "start.png")
         row.click()
-        page.get_by_role("button", name="Ergebnis").wait_for(timeout=15_000)
+        wait_for_control(page, "button", "Ergebnis")
         wait_for_text(page, "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl", 15_000)
         text = body_text(page)
         assert "2. Spiel (korrigiert)" in text and "Ergebnis" in text
@@ -215,7 +217,6 @@ def test_two_windows_and_a_reload_lose_nothing(browser, tmp_path: Path) -> None:
         wait_for_text(two, "Stand 2:0")  # the other window's game shows up here by itself
         two.bring_to_front()
         two.get_by_role("button", name=f"+3 für {B}").click()
-        two.wait_for_timeout(1500)  # let the brought-forward tab paint before polling its text
         wait_for_text(two, "Stand 2:3")
         one.bring_to_front()
         one.reload()

@@ -239,13 +239,19 @@ def test_a_conflict_is_recorded_and_not_retried_until_asked(tmp_path: Path, host
         def conflicts_logged() -> int:
             return sum("KONFLIKT" in line for line in host.output)
 
-        seen = conflicts_logged()
+        def barrier(name: str) -> int:
+            """The conflicts logged before a join made now: the host logs in order, so once the join is
+            in its log, every conflict sent before it is there too (a barrier, not a pause)."""
+            phone(tmp_path, host, table=9, name=name)
+            wait_until(lambda: any(f"Gerät '{name} Tisch 9' beigetreten" in line for line in host.output))
+            return conflicts_logged()
+
+        seen = barrier("zeuge-1")
         assert second.send_pending().refused == (), "not sent again by itself"
-        time.sleep(0.3)
-        assert conflicts_logged() == seen
+        assert barrier("zeuge-2") == seen
         second.retry(sheet.id)
         assert second.send_pending().refused != ()
-        wait_until(lambda: conflicts_logged() == seen + 1)
+        assert barrier("zeuge-3") == seen + 1
     stored = [Sheet.from_json(b) for sid, rev, b in host.stored_revisions() if sid == str(sheet.id)]
     assert stored == [store_a.open(sheet.id)], "the host kept the first revision 4"
 
