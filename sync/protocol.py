@@ -96,6 +96,8 @@ class JoinRequest(_Model):
     """Participant id, team name or seat the phone writes for (``context.written_by`` of its sheets)."""
     device_name: str = Field(min_length=1, max_length=80)
     start_number: int | None = Field(default=None, ge=1, le=100_000)
+    secret: str | None = Field(default=None, max_length=32)
+    """The entrant's secret from its Startkarte (``XXXX-XXXX``): needed to join with ``start_number``."""
 
     @model_validator(mode="after")
     def _one_way(self) -> JoinRequest:
