@@ -3,7 +3,8 @@
 A pure function, ``bytes`` out, like ``printout.py``: ``startkarten_pdf(cards, title, per_page)``.
 Each card shows the tournament, the Startnummer and the name in plain text, and a QR code that holds
 the card's join line (the hall's line with the Startnummer ``nr`` and the entrant's secret ``key``,
-made by the host): the phone scans it and joins as exactly that entrant. The secret is printed too,
+made by the host, which also renders the QR code with segno: ``qr_png``): the phone scans it and
+joins as exactly that entrant. The secret is printed too,
 to be typed where scanning fails. ``per_page`` 1 prints a card per A4 page; 2, 4 or 8 fill the page
 with cards to cut apart (A5, A6, A7).
 """
@@ -14,7 +15,6 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import segno
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
@@ -34,6 +34,8 @@ class Startkarte:
     secret: str
     line: str
     """``tischblock://join?...&nr=<Startnummer>&key=<secret>``."""
+    qr_png: bytes
+    """The QR code of ``line`` as a PNG (square, with its quiet zone)."""
 
 
 def startkarten_pdf(cards: Sequence[Startkarte], title: str, subtitle: str = "", *, per_page: int = 1) -> bytes:
@@ -97,10 +99,7 @@ def _card(doc: FPDF, card: Startkarte, title: str, subtitle: str, x: float, y: f
     top = doc.get_y()
     room = y + height - pad - 22 * scale - top
     side = max(20.0, min(inner, room, 110 * scale))
-    buffer = io.BytesIO()
-    segno.make(card.line, error="m").save(buffer, kind="png", scale=8, border=4)
-    buffer.seek(0)
-    doc.image(buffer, x=x + (width - side) / 2, y=top, w=side, h=side)
+    doc.image(io.BytesIO(card.qr_png), x=x + (width - side) / 2, y=top, w=side, h=side)
     doc.set_y(top + side + 2 * scale)
     text(f"Schlüssel: {card.secret}", 16, "B")
     text("Zum Beitreten mit der Tischblock-App scannen. Nur für diesen Teilnehmer: nicht herzeigen, nicht aushängen.", 10)

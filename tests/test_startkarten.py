@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import base64
+import io
 from collections.abc import Iterator
 
 import pypdfium2
 import pytest
+import segno
 import zxingcpp
 
 from scoring.startkarten import Startkarte, startkarten_pdf
@@ -89,10 +91,13 @@ def test_four_cards_per_page(host: RunningHost) -> None:
 
 
 def test_the_pure_renderer_fills_pages_of_eight_and_says_when_there_is_no_one() -> None:
-    cards = [
-        Startkarte(n, f"Spieler {n}", (), f"ABCD-EF{n:02d}", f"tischblock://join?url=http://h:1&code=X&nr={n}&key=ABCD-EF{n:02d}")
-        for n in range(1, 10)
-    ]
+    def card(n: int) -> Startkarte:
+        line = f"tischblock://join?url=http://h:1&code=X&nr={n}&key=ABCD-EF{n:02d}"
+        png = io.BytesIO()
+        segno.make(line, error="m").save(png, kind="png", scale=8, border=4)
+        return Startkarte(n, f"Spieler {n}", (), f"ABCD-EF{n:02d}", line, png.getvalue())
+
+    cards = [card(n) for n in range(1, 10)]
     pages = pages_of(startkarten_pdf(cards, "Preisschafkopf", per_page=8))
     assert [len(codes) for _, codes in pages] == [8, 1]
     empty = pages_of(startkarten_pdf([], "Preisschafkopf"))

@@ -7,8 +7,10 @@ standings count (or, where no phone has sent one yet, the table's empty sheet to
 
 from __future__ import annotations
 
+import io
 from typing import Annotated
 
+import segno
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
@@ -105,19 +107,16 @@ def startkarten(pages: Pages, base_url: str, per_page: int) -> bytes:
     desk = pages.desk()
     tournament = desk.tournament()
     url, fingerprint = pages.state.address or (base_url.rstrip("/"), None)
-    cards = [
-        Startkarte(
-            start_number=e.entrant.start_number,
-            name=e.entrant.name,
-            members=tuple(e.entrant.members),
-            secret=e.secret or "",
-            line=JoinLine(
-                url=url, code=tournament.join_code, fingerprint=fingerprint, start_number=e.entrant.start_number, secret=e.secret
-            ).format(),
-        )
-        for e in desk.roster_entries()
-        if e.withdrawn_after is None and e.secret
-    ]
+    cards = []
+    for e in desk.roster_entries():
+        if e.withdrawn_after is not None or not e.secret:
+            continue
+        line = JoinLine(
+            url=url, code=tournament.join_code, fingerprint=fingerprint, start_number=e.entrant.start_number, secret=e.secret
+        ).format()
+        png = io.BytesIO()
+        segno.make(line, error="m").save(png, kind="png", scale=8, border=4)
+        cards.append(Startkarte(e.entrant.start_number, e.entrant.name, tuple(e.entrant.members), e.secret, line, png.getvalue()))
     name, date = _title_and_subtitle(pages)
     return startkarten_pdf(cards, name, date, per_page=per_page)
 
