@@ -246,7 +246,7 @@ class Pages:
             back = f"{PREFIX}/handys"
         device = desk.revoke_device(device_id)
         who = f"Nr. {device.start_number} {device.team}" if device.start_number else f"Tisch {device.table}, {device.team or ''}"
-        return see_other(f"{back}?ok={quoted(f'Handy {device.name} ({who}) abgemeldet')}")
+        return see_other(f"{back}?ok={quoted(f'{device.name} ({who}) abgemeldet')}")
 
     def withdraw(self, start_number: int) -> Response:
         desk = self.desk()
