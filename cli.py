@@ -212,6 +212,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     import getpass
 
     from storage.paths import data_dir
+    from sync.host.files import private_umask
     from sync.host.run import HostSetupError, banner, prepare, serve
 
     def ask_password() -> str | None:
@@ -224,6 +225,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     explicit = getattr(args, "data_dir", None)
     folder = Path(explicit) if explicit else data_dir() / "host"
+    private_umask()  # the host process creates its files 0600 and folders 0700 (sync/host/files.py)
     try:
         setup = prepare(
             folder,
@@ -243,7 +245,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         setup.store.close()
         return 0
     print("Der Host läuft; beenden mit Strg-C.", flush=True)
-    serve(setup, wrong_codes_per_minute=args.wrong_codes_per_minute)
+    serve(setup, wrong_codes_per_minute=args.wrong_codes_per_minute, wrong_passwords_per_minute=args.wrong_passwords_per_minute)
     return 0
 
 
@@ -293,6 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--print-join", action="store_true", help="nur ausgeben, was der Start ausgibt, und nicht starten")
     host.add_argument("--no-qr", action="store_true", help="keinen QR-Code ausgeben")
     host.add_argument("--wrong-codes-per-minute", type=int, default=5, help=argparse.SUPPRESS)
+    host.add_argument("--wrong-passwords-per-minute", type=int, default=10, help=argparse.SUPPRESS)
     host.set_defaults(func=cmd_host)
     return parser
 

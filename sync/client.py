@@ -346,9 +346,9 @@ class HostClient:
         start_number: int | None = None,
         secret: str | None = None,
     ) -> Credentials:
-        """Join the tournament for ``table`` (and ``team``), or with the ``start_number`` (and the entrant's
-        ``secret`` from the Startkarte) when the tournament draws its tables; the credentials carry the new
-        device token."""
+        """Join the tournament for ``table`` (and ``team``), or with the ``start_number`` and its
+        ``secret`` (from the Startkarte) when the tournament draws its tables; the credentials carry
+        the new device token."""
         try:
             request = JoinRequest(
                 join_code=join_code.strip(),
@@ -356,7 +356,7 @@ class HostClient:
                 team=team,
                 device_name=device_name,
                 start_number=start_number,
-                secret=secret,
+                secret=secret.strip().upper() if secret else None,
             )
         except ValidationError as error:
             raise JoinRefused(f"Die Angaben zum Beitritt sind ungültig: {german_validation_message(error)}") from None
@@ -382,6 +382,8 @@ class HostClient:
             seconds = int(wait) if wait.isdigit() else None
             later = f" Bitte in {seconds} s erneut versuchen." if seconds else " Bitte später erneut versuchen."
             raise JoinRefused(f"Zu viele Versuche mit falschem Beitrittscode ({detail}).{later}", retry_after=seconds)
+        if response.status_code == 403 and "Schlüssel" in detail:
+            raise JoinRefused(f"Der Schlüssel der Startkarte stimmt nicht: {detail}")
         if response.status_code in (401, 403):
             raise JoinRefused(f"Der Beitrittscode stimmt nicht: {detail}")
         if response.status_code == 404:
@@ -488,6 +490,7 @@ def join(
     """Join a tournament with the join line (``tischblock://join?...``), or with the host's URL and ``code``.
     A Startkarte's line brings its Startnummer and key (``nr``, ``key``) unless they are given.
 
+    A Startkarte's line brings the Startnummer and its secret (given ones win).
     Returns the credentials (save them with ``save_credentials``). ``InvalidJoinLine``,
     ``JoinRefused``, ``CertificateMismatch`` or ``HostUnreachable`` with a German message.
     """
@@ -495,7 +498,8 @@ def join(
     if target.startswith("tischblock:"):
         line = JoinLine.parse(target)
         url, code, fingerprint = line.url, code or line.code, line.fingerprint
-        start_number = start_number if start_number is not None else line.start_number
+        if start_number is None and line.start_number is not None:
+            start_number, table, team = line.start_number, None, None
         secret = secret or line.secret
     else:
         if not code:

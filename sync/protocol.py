@@ -102,7 +102,7 @@ class JoinRequest(_Model):
     device_name: str = Field(min_length=1, max_length=80)
     start_number: int | None = Field(default=None, ge=1, le=100_000)
     secret: str | None = Field(default=None, max_length=32)
-    """The entrant's key from the Startkarte (``key=`` of its join line), sent with the ``start_number``."""
+    """The entrant's secret from its Startkarte (``XXXX-XXXX``): needed to join with ``start_number``."""
 
     @model_validator(mode="after")
     def _one_way(self) -> JoinRequest:

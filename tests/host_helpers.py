@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -68,6 +69,7 @@ class RunningHost:
     join_code: str = ""
     fingerprint: str | None = None
     starts: int = 0
+    password: str = PASSWORD
     log_path: Path = field(init=False)
 
     def __post_init__(self) -> None:
@@ -91,7 +93,7 @@ class RunningHost:
             "--port",
             str(self.port),
             "--organizer-password",
-            PASSWORD,
+            self.password,
             "--tournament",
             tournament,
             "--no-qr",
@@ -176,8 +178,8 @@ class RunningHost:
         return self.session().get(f"{self.url}/api/v1{path}", auth=("organizer", password), timeout=10)
 
 
-def start_host(tmp: Path, *extra: str, insecure: bool = False) -> RunningHost:
-    host = RunningHost(tmp, free_port(), tuple(extra), insecure)
+def start_host(tmp: Path, *extra: str, insecure: bool = False, password: str = PASSWORD) -> RunningHost:
+    host = RunningHost(tmp, free_port(), tuple(extra), insecure, password=password)
     host.start()
     return host
 
@@ -226,3 +228,21 @@ def wait_for_log(running: RunningHost, text: str, timeout: float = 10) -> str:
             return log
         time.sleep(0.1)
     raise AssertionError(f"{text!r} not in the host's terminal:\n{running.terminal()}")
+
+
+def dump_store(data_dir: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of the host's SQLite file (conflicts, claims and devices included),
+    read-only and sorted: equal dumps mean the store is byte-for-byte the same."""
+    db = sqlite3.connect(f"file:{data_dir / 'host.sqlite3'}?mode=ro", uri=True, timeout=30)
+    try:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+        return {name: sorted(db.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr) for name in names}
+    finally:
+        db.close()
+
+
+def organizer_call(host: RunningHost, method: str, path: str, json: Any = None, password: str = PASSWORD) -> requests.Response:
+    """An organizer endpoint under /api/v1/organizer with the password."""
+    return host.session().request(
+        method, f"{host.url}/api/v1/organizer{path}", json=json, auth=("organizer", password), timeout=30
+    )

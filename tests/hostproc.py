@@ -71,6 +71,7 @@ class HostProcess:
         cmd = [sys.executable, str(ROOT / "cli.py"), "--data-dir", str(self.data_dir), "host", "--host", "127.0.0.1"]
         cmd += ["--port", str(self.port), "--organizer-password", PASSWORD, "--tournament", self.tournament]
         cmd += ["--join-code", JOIN_CODE, "--no-qr", "--wrong-codes-per-minute", "1000"]
+        cmd += ["--wrong-passwords-per-minute", "1000"]  # the tests try wrong passwords on purpose
         if not self.https:
             cmd.append("--insecure-http")
         return cmd
@@ -140,6 +141,23 @@ class HostProcess:
         """GET an organizer endpoint with the password (pinned certificate, as a phone would)."""
         with HostClient(self.url, fingerprint=self.fingerprint) as client:
             return client.session.get(self.url + path, auth=("organizer", PASSWORD), timeout=30)
+
+    def secret(self, start_number: int) -> str:
+        """The entrant's secret from its Startkarte (the organizer's roster shows it)."""
+        reply = self.organizer("/api/v1/organizer/roster")
+        assert reply.status_code == 200, reply.text
+        return str(next(e["secret"] for e in reply.json() if e["entrant"]["start_number"] == start_number))
+
+    def card_line(self, start_number: int) -> str:
+        """The join line of the entrant's Startkarte: the hall's line with Startnummer and secret."""
+        assert self.join_line is not None
+        return JoinLine(
+            url=self.url,
+            code=self.join_line.code,
+            fingerprint=self.fingerprint,
+            start_number=start_number,
+            secret=self.secret(start_number),
+        ).format()
 
     def stored_revisions(self) -> list[tuple[str, int, str]]:
         """Every stored (sheet_id, revision, body) straight from the host's SQLite file."""

@@ -32,7 +32,12 @@ class Phone:
         self.session = pinned_session(self.host.fingerprint)
         reply = self.session.post(
             f"{self.host.url}/api/v1/join",
-            json={"join_code": self.join_code, "start_number": self.start_number, "device_name": f"Handy {self.start_number}"},
+            json={
+                "join_code": self.join_code,
+                "start_number": self.start_number,
+                "secret": self.host.secret(self.start_number),
+                "device_name": f"Handy {self.start_number}",
+            },
             timeout=30,
         )
         assert reply.status_code == 201, reply.text

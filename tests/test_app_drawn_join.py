@@ -66,7 +66,7 @@ def test_the_startnummer_gives_the_phone_its_table_and_a_prepared_sheet(
     host: HostProcess, drawn: dict[str, Any], store: SheetStore
 ) -> None:
     state = TournamentState(store)
-    state.set_field("target", host.line)
+    state.set_field("target", host.card_line(1))  # the Startkarte's line: Startnummer 1 and its secret
     state.set_field("start_number", "99")
     assert not state.join()
     assert "Startnummer 99 steht nicht auf der Startliste" in state.errors["code"]
@@ -125,7 +125,7 @@ def test_a_phone_joined_by_startnummer_opens_the_drawn_sheet(
         wait_for_text(page, "Noch kein Blatt auf diesem Handy", 30_000)
         taps = Taps(page)
         taps.tap("button", "Turnier beitreten")
-        taps.type("Beitrittszeile oder Adresse", host.line)
+        taps.type("Beitrittszeile oder Adresse", host.card_line(2))
         taps.type("Startnummer", "2")
         screenshot(page, "turnier-beitreten-startnummer.png")
         taps.tap("button", "Beitreten")

@@ -69,9 +69,14 @@ def test_the_organizer_sets_up_draws_and_ends_a_durchgang(host: RunningHost) -> 
     # A phone that joined with its Startnummer plays three games, then the Turnierleitung ends the Durchgang.
     first = draw.json()["tables"][0]
     number = first["seats"][0]["start_number"]
+    roster = call(host, "GET", "/roster").json()
+
+    def secret_of(n: int) -> str:
+        return str(next(e["secret"] for e in roster if e["entrant"]["start_number"] == n))
+
     joined = host.session().post(
         f"{host.url}/api/v1/join",
-        json={"join_code": host.join_code, "start_number": number, "device_name": "Handy"},
+        json={"join_code": host.join_code, "start_number": number, "device_name": "Handy", "secret": secret_of(number)},
         timeout=10,
     )
     assert joined.status_code == 201, joined.text

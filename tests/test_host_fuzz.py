@@ -67,6 +67,9 @@ OPERATIONS = [
     ("GET", "/api/v1/organizer/standings"),
     ("GET", "/api/v1/organizer/exports/standings.csv"),
     ("GET", "/api/v1/organizer/exports/games.csv"),
+    ("POST", "/api/v1/organizer/entrants/{start_number}/secret"),
+    ("GET", "/api/v1/organizer/devices"),
+    ("POST", "/api/v1/organizer/devices/{device_id}/revoke"),
 ]
 
 

@@ -66,7 +66,9 @@ def _client_main(index: int, join_line: str, proxy_url: str, work: str, results:
         line = JoinLine.parse(join_line).model_copy(update={"url": proxy_url}).format()
         while True:  # joining is a POST: not retried blindly by urllib3 after a lost reply, so here
             try:
-                credentials = join(line, table, team, f"Handy Tisch {table}", retry=Retry(total=3, backoff_factor=0.1))
+                # No declared side: the phone keeps Watten sheets as its team and a Schafkopf Serie as
+                # seat p3; the host gives it each side of its table it delivers first (issue 20).
+                credentials = join(line, table, None, f"Handy Tisch {table}", retry=Retry(total=3, backoff_factor=0.1))
                 break
             except SyncError:
                 assert time.monotonic() < deadline, "could not join"

@@ -85,7 +85,7 @@ def join_all(host: HostProcess, tmp: Path, numbers: list[int], code: str) -> dic
     phones = {}
     for n in numbers:
         client = HostClient(host.url, fingerprint=host.fingerprint)
-        creds = client.join(code, None, None, f"Handy {n}", start_number=n)
+        creds = client.join(code, None, None, f"Handy {n}", start_number=n, secret=host.secret(n))
         assert creds.start_number == n and creds.table is None
         phones[n] = Phone(n, SheetStore(tmp / f"handy-{n}"), creds, client)
     return phones

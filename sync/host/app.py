@@ -7,7 +7,8 @@ endpoints (``phone_api.py``), the organizer's JSON endpoints (``organizer_api.py
 running host shares (``state.py``). The endpoints and their answers are those of ``sync/protocol.py``.
 
 Organizer endpoints need HTTP Basic (user ``organizer``) with the organizer's password, kept as a
-scrypt hash and compared in constant time (``auth.py``, ``credentials.py``). Bodies over 1 MiB get 413.
+scrypt hash and compared in constant time (``auth.py``, ``credentials.py``); wrong passwords are
+limited per address and overall (429 with ``Retry-After``). Bodies over 1 MiB get 413.
 """
 
 from __future__ import annotations
@@ -31,7 +32,13 @@ from .state import HostState
 from .store import HostStore
 
 
-def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
+def create_app(
+    store: HostStore,
+    *,
+    wrong_codes_per_minute: int = 5,
+    wrong_passwords_per_minute: int = 10,
+    address: tuple[str, str | None] | None = None,
+) -> FastAPI:
     """The host's ASGI app over ``store`` (which must hold a current tournament and the organizer's password)."""
     tournament = store.current_tournament()
     if tournament is None:
@@ -46,9 +53,12 @@ def create_app(store: HostStore, *, wrong_codes_per_minute: int = 5) -> FastAPI:
         password_hash=password_hash,
         join_limit=RateLimitItemPerMinute(wrong_codes_per_minute),
         limiter=MovingWindowRateLimiter(MemoryStorage()),
+        login_limit=RateLimitItemPerMinute(wrong_passwords_per_minute),
+        login_limit_all=RateLimitItemPerMinute(3 * wrong_passwords_per_minute),
         desk=Desk(store, scored=scored),
         scored=scored,
         process_key=secrets.token_bytes(32),
+        address=address,
     )
     app = FastAPI(
         title="Tischblock-Host",

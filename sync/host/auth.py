@@ -12,18 +12,25 @@ import base64
 import binascii
 import hashlib
 import hmac
+import math
+import time
 from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPBasic
+from limits import RateLimitItem
 from starlette.requests import HTTPConnection
 
 from ..protocol import ORGANIZER_USER, TOKEN_HEADER
-from .credentials import token_sha256, verify_password
+from .credentials import normalized, token_sha256, verify_password
 from .http import HostError
+from .log import log
 from .records import Device
 from .state import HostState
+
+REVOKED = "Dieses Handy wurde von der Turnierleitung abgemeldet"
+"""The answer (401) to a revoked device's token."""
 
 
 def basic_credentials(request: HTTPConnection) -> tuple[str, str] | None:
@@ -51,20 +58,60 @@ class OrganizerBasic(HTTPBasic):
 BASIC = OrganizerBasic(auto_error=False, description="Veranstalter: Benutzer 'organizer' und das Veranstalter-Passwort")
 
 
+def _wait(state: HostState, item: RateLimitItem, key: str) -> int | None:
+    """Seconds until ``key`` may try again under ``item``, or ``None`` if it may now."""
+    if state.limiter.test(item, key):
+        return None
+    reset = state.limiter.get_window_stats(item, key).reset_time
+    return max(1, math.ceil(reset - time.time()))
+
+
+def _blocked(wait: int, address: str, overall: bool) -> HostError:
+    log.warning(
+        "Veranstalter-Anmeldung von %s gesperrt: zu viele falsche Passwörter%s (noch %d s)",
+        address,
+        " insgesamt" if overall else "",
+        wait,
+    )
+    return HostError(
+        429,
+        f"Zu viele falsche Veranstalter-Passwörter; bitte in {wait} Sekunden wieder versuchen",
+        {"Retry-After": str(wait)},
+    )
+
+
 def is_organizer(state: HostState, request: HTTPConnection) -> bool:
-    """Does the request carry user ``organizer`` and the organizer's password?"""
+    """Does the request carry user ``organizer`` and the organizer's password?
+
+    Wrong passwords are counted per client address and over all addresses (``limits``, a moving
+    window); once too many, every try from that address (and every try that would need scrypt, from
+    anywhere) is answered 429 with ``Retry-After`` until the window has passed (``HostError``). The
+    password is compared as Unicode NFC in UTF-8, the same on the pages and the API.
+    """
     given = basic_credentials(request)
     if given is None:
         return False
+    address = request.client.host if request.client else "?"
+    wait = _wait(state, state.login_limit, address)
+    if wait is not None:
+        raise _blocked(wait, address, overall=False)
     user, password = given
     user_ok = hmac.compare_digest(user.encode("utf-8"), ORGANIZER_USER.encode("utf-8"))
-    seen = hmac.new(state.process_key, password.encode("utf-8"), hashlib.sha256).digest()
-    if state.verified is not None and hmac.compare_digest(seen, state.verified):
-        return user_ok
+    seen = hmac.new(state.process_key, normalized(password), hashlib.sha256).digest()
+    if state.verified is not None and hmac.compare_digest(seen, state.verified) and user_ok:
+        return True
+    wait = _wait(state, state.login_limit_all, "alle")
+    if wait is not None:
+        raise _blocked(wait, address, overall=True)
     password_ok = verify_password(password, state.password_hash)
     if password_ok:
         state.verified = seen
-    return user_ok and password_ok
+    if user_ok and password_ok:
+        return True
+    state.limiter.hit(state.login_limit, address)
+    state.limiter.hit(state.login_limit_all, "alle")
+    log.warning("Falsches Veranstalter-Passwort von %s", address)
+    return False
 
 
 def organizer_required(state: HostState) -> Callable[..., None]:
@@ -88,6 +135,8 @@ def device_of(state: HostState, token: str | None) -> Device:
     device = state.store.device_by_token(token_sha256(token))
     if device is None:
         raise HostError(401, "Unbekanntes Geräte-Token; bitte dem Turnier neu beitreten")
+    if device.revoked_at is not None:
+        raise HostError(401, REVOKED)
     return device
 
 

@@ -61,8 +61,8 @@ from scoring.standings import Standings, tournament_standings
 from scoring.table_status import TableStatus, table_status
 
 from ..protocol import body_sha256
-from .credentials import new_join_code
-from .records import DecisionRecord, EntrantRecord, NewRevision, StoredRevision, Tournament, utcnow
+from .credentials import new_entrant_secret, new_join_code
+from .records import DecisionRecord, Device, DrawnSheet, EntrantRecord, NewRevision, StoredRevision, Tournament, utcnow
 from .scored import ScoredSheets
 from .store import HostStore
 
@@ -72,6 +72,7 @@ __all__ = [
     "Decision",
     "Desk",
     "DeskError",
+    "DeviceView",
     "Dispute",
     "HostSheet",
     "PaperError",
@@ -110,6 +111,8 @@ class RosterEntry:
     """Registered late: plays from this round on (``None``: on the roster from the start)."""
     withdrawn_after: int | None
     """Withdrew after this round (``None``: still playing)."""
+    secret: str | None = None
+    """The entrant's secret for the Startkarte: a phone joins for this Startnummer only with it."""
 
     def plays_in(self, round: int) -> bool:
         if self.registered_round is not None and round < self.registered_round:
@@ -172,6 +175,24 @@ class Dispute:
 
 class RoundSigned(DeskError):
     """A sheet begun before joining cannot be taken: the table's round is signed or decided already."""
+
+
+@dataclass(frozen=True)
+class DeviceView:
+    """A phone that writes for an entrant or a table side, as the Turnierleitung sees it."""
+
+    id: str
+    name: str
+    joined_at: datetime
+    start_number: int | None
+    table: int | None
+    """The table it joined for (tables-only), or its Startnummer's table in the round asked about."""
+    team: str | None
+    """The entrant's name (joined with a Startnummer) or the team it gave (tables-only)."""
+    last_delivery: datetime | None
+    revoked_at: datetime | None
+    second: bool
+    """Another phone that is not revoked writes for the same entrant (or side of the table) too."""
 
 
 @dataclass(frozen=True)
@@ -339,6 +360,7 @@ class Desk:
                 Entrant(start_number=r.start_number, name=r.name, members=r.members, club=r.club),
                 r.registered_round,
                 r.withdrawn_after,
+                r.secret,
             )
             for r in self.store.entrants(tournament_id)
         ]
@@ -389,8 +411,9 @@ class Desk:
             raise DeskError(
                 f"Alle {plan.rounds} {_plural(plan.round_label)} sind ausgelost: eine Nachmeldung spielt nicht mehr mit"
             )
-        self.store.add_entrant(self._record(tournament.id, entrant, late))
-        return RosterEntry(entrant, late, None)
+        record = self._record(tournament.id, entrant, late)
+        self.store.add_entrant(record)
+        return RosterEntry(entrant, late, None, record.secret)
 
     def withdraw(self, start_number: int) -> RosterEntry:
         """The entrant withdraws: plays no round drawn from now on; the rounds already drawn stay theirs."""
@@ -402,7 +425,7 @@ class Desk:
             )
         after = max((d.round for d in self.store.draws(tournament.id)), default=0)
         self.store.withdraw_entrant(tournament.id, start_number, after)
-        return RosterEntry(entry.entrant, entry.registered_round, after)
+        return RosterEntry(entry.entrant, entry.registered_round, after, entry.secret)
 
     def _entry(self, start_number: int) -> RosterEntry:
         for entry in self.roster_entries():
@@ -412,7 +435,18 @@ class Desk:
 
     @staticmethod
     def _record(tournament_id: str, e: Entrant, registered_round: int | None) -> EntrantRecord:
-        return EntrantRecord(tournament_id, e.start_number, e.name, tuple(e.members), e.club, registered_round, None)
+        return EntrantRecord(
+            tournament_id, e.start_number, e.name, tuple(e.members), e.club, registered_round, None, new_entrant_secret()
+        )
+
+    def new_secret(self, start_number: int) -> RosterEntry:
+        """A new secret for the entrant (a lost Startkarte): the old one no longer joins; phones that
+        joined with it stay until revoked (``revoke_device``)."""
+        tournament = self.tournament()
+        entry = self._entry(start_number)
+        secret = new_entrant_secret()
+        self.store.set_entrant_secret(tournament.id, start_number, secret)
+        return RosterEntry(entry.entrant, entry.registered_round, entry.withdrawn_after, secret)
 
     def playing(self, round: int) -> list[int]:
         """The Startnummern that play in ``round`` (late ones from their round, withdrawn ones until theirs)."""
@@ -505,9 +539,38 @@ class Desk:
         self._save_draw(tournament.id, drawn)
         return drawn
 
+    def _drawn_sheets(self, tournament_id: str, drawn: RoundDraw) -> list[DrawnSheet]:
+        """Each seat's sheet of the round with a random id (uuid4): a phone cannot work it out from the
+        Losnummer, its own sheet or anything printed; the host tells each device only its own."""
+        plan = TournamentPlan.model_validate_json(self.store.plan(tournament_id).plan)  # type: ignore[union-attr]
+        return [
+            DrawnSheet(tournament_id, drawn.round, seat.start_number, table.table, participant_id(plan, seat.seat), uuid.uuid4())
+            for table in drawn.tables
+            for seat in table.seats
+        ]
+
+    def drawn_sheet(self, start_number: int, round: int, tournament_id: str | None = None) -> DrawnSheet | None:
+        """The sheet ``start_number`` keeps in ``round``: id, table and writer; ``None`` if not drawn there.
+
+        A round drawn before the host kept sheet ids (an older host) gets them now, once."""
+        tid = tournament_id or self.tournament().id
+        found = self.store.drawn_sheets(tid, round)
+        if not found:
+            draw = next((d for d in self._draws_of(tid) if d.round == round), None)
+            if draw is None:
+                return None
+            try:
+                self.store.add_drawn_sheets(self._drawn_sheets(tid, draw))
+            except Exception:  # another request made them at the same moment: theirs stand
+                pass
+            found = self.store.drawn_sheets(tid, round)
+        return next((d for d in found if d.start_number == start_number), None)
+
     def _save_draw(self, tournament_id: str, drawn: RoundDraw) -> None:
         try:
-            self.store.save_draw(tournament_id, drawn.round, drawn.seed, drawn.model_dump_json())
+            self.store.save_draw(
+                tournament_id, drawn.round, drawn.seed, drawn.model_dump_json(), self._drawn_sheets(tournament_id, drawn)
+            )
         except Exception as error:  # the key refuses a second draw of the same round (two clicks at once)
             if any(d.round == drawn.round for d in self.store.draws(tournament_id)):
                 raise DeskError(f"{self._round_name(drawn.round)} ist schon ausgelost") from None
@@ -945,7 +1008,10 @@ class Desk:
         seat = next(s for s in table.seats if s.start_number == start_number)
         writer = participant_id(plan, seat.seat)
         roster = Roster(entrants=tuple(e.entrant for e in entries))
-        sheet = sheet_for(plan, roster, draw, table.table, tournament=tournament.id, written_by=writer)
+        own = self.drawn_sheet(start_number, round, tournament.id)
+        sheet = sheet_for(
+            plan, roster, draw, table.table, tournament=tournament.id, written_by=writer, sheet_id=own.sheet_id if own else None
+        )
         return Assignment(
             round=round,
             round_label=plan.round_label,
@@ -990,6 +1056,52 @@ class Desk:
                     if any(s.start_number == start_number for s in table.seats):
                         return table.table
         return None
+
+    # -- the devices ---------------------------------------------------------------------------------
+    def devices(self, round: int | None = None) -> list[DeviceView]:
+        """Every phone that joined the current tournament: for whom it writes, when it joined, its last
+        delivery; a second phone (not revoked) for the same entrant or table side is flagged."""
+        tournament = self.tournament()
+        found = self.store.devices(tournament.id)
+        last = self.store.last_deliveries(tournament.id)
+        names = {e.entrant.start_number: e.entrant.name for e in self.roster_entries()}
+
+        def whom(d: Device) -> tuple[object, ...]:
+            if d.start_number is not None:
+                return ("nr", d.start_number)
+            return ("tisch", d.table, (d.team or "").strip().casefold())
+
+        active: dict[tuple[object, ...], int] = {}
+        for d in found:
+            if d.revoked_at is None:
+                active[whom(d)] = active.get(whom(d), 0) + 1
+        out = []
+        for d in found:
+            table: int | None = d.table or None
+            if d.start_number is not None:
+                table = self.seat_of(d.start_number, round, tournament.id) if round is not None else None
+            out.append(
+                DeviceView(
+                    id=d.id,
+                    name=d.name,
+                    joined_at=d.created,
+                    start_number=d.start_number,
+                    table=table,
+                    team=names.get(d.start_number, d.team) if d.start_number is not None else d.team,
+                    last_delivery=last.get(d.id),
+                    revoked_at=d.revoked_at,
+                    second=d.revoked_at is None and active.get(whom(d), 0) > 1,
+                )
+            )
+        return out
+
+    def revoke_device(self, device_id: str) -> DeviceView:
+        """The Turnierleitung revokes a phone: its token gets 401 from now on; what it delivered stays.
+        In a tables-only tournament its side of the table is free for the next phone."""
+        tournament = self.tournament()
+        if self.store.revoke_device(tournament.id, device_id) is None:
+            raise DeskError(f"Ein Handy '{device_id[:40]}' gibt es in diesem Turnier nicht")
+        return next(d for d in self.devices() if d.id == device_id)
 
     # -- standings and exports -----------------------------------------------------------------------
     def standings(self) -> Standings:

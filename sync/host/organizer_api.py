@@ -12,7 +12,7 @@ import uuid
 from dataclasses import asdict, is_dataclass
 from typing import Annotated, Any
 
-from fastapi import Body, Depends, FastAPI, Path, Request, Response
+from fastapi import Body, Depends, FastAPI, Path, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -165,6 +165,27 @@ def install_organizer_routes(app: FastAPI, state: HostState) -> None:
     @app.post(f"{PREFIX}/entrants", dependencies=organizer, status_code=201, summary="Teilnehmer eintragen oder nachmelden")
     def register(request: Registration) -> JSONResponse:
         return _json(desk().register(request.name, request.members, request.club, request.start_number), 201)
+
+    @app.post(
+        f"{PREFIX}/entrants/{{start_number}}/secret",
+        dependencies=organizer,
+        summary="Einen neuen Schlüssel für die Startkarte ausgeben (der alte gilt nicht mehr)",
+    )
+    def new_secret(start_number: Annotated[int, Path(ge=1, le=100_000)]) -> JSONResponse:
+        entry = desk().new_secret(start_number)
+        return _json({"start_number": start_number, "name": entry.entrant.name, "secret": entry.secret})
+
+    @app.get(f"{PREFIX}/devices", dependencies=organizer, summary="Jedes Handy: für wen, seit wann, letzte Abgabe, abgemeldet")
+    def devices(round: Annotated[int | None, Query(ge=1, le=1000)] = None) -> JSONResponse:
+        return _json([asdict(d) for d in desk().devices(round)])
+
+    @app.post(
+        f"{PREFIX}/devices/{{device_id}}/revoke",
+        dependencies=organizer,
+        summary="Ein Handy abmelden: sein Token gilt nicht mehr (401)",
+    )
+    def revoke(device_id: Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[0-9a-f]+$")]) -> JSONResponse:
+        return _json(desk().revoke_device(device_id))
 
     @app.post(
         f"{PREFIX}/entrants/{{start_number}}/withdraw", dependencies=organizer, summary="Rückzug nach dem laufenden Durchgang"

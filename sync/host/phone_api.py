@@ -16,7 +16,6 @@ No ``from __future__ import annotations`` here: FastAPI reads the routes' ``Anno
 at definition time, and the dependencies are local to ``install_phone_routes``.
 """
 
-
 import hmac
 import math
 import time
@@ -42,11 +41,11 @@ from ..protocol import (
     body_sha256,
 )
 from .auth import BASIC, basic_credentials, device_of, device_required, is_organizer
-from .credentials import new_device_token, token_sha256
+from .credentials import new_device_token, same_secret, token_sha256
 from .desk import DeskError, RoundSigned, writer_name
 from .http import PROBLEMS, HostError, RevisionPath, SheetIdPath
 from .log import log
-from .records import Device, NewRevision, StoredRevision
+from .records import Device, NewRevision, SheetRefused, StoredRevision
 from .state import HostState
 
 
@@ -93,9 +92,11 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
         if not state.limiter.test(state.join_limit, address):
             reset = state.limiter.get_window_stats(state.join_limit, address).reset_time
             wait = max(1, math.ceil(reset - time.time()))
-            log.warning("Beitritt von %s gesperrt: zu viele falsche Beitrittscodes (noch %d s)", address, wait)
+            log.warning("Beitritt von %s gesperrt: zu viele falsche Beitrittscodes oder Schlüssel (noch %d s)", address, wait)
             raise HostError(
-                429, f"Zu viele falsche Beitrittscodes; bitte in {wait} Sekunden wieder versuchen", {"Retry-After": str(wait)}
+                429,
+                f"Zu viele falsche Beitrittscodes oder Schlüssel; bitte in {wait} Sekunden wieder versuchen",
+                {"Retry-After": str(wait)},
             )
         given = request.join_code.strip().upper().encode("utf-8")
         if not hmac.compare_digest(given, state.tournament.join_code.encode("utf-8")):
@@ -114,8 +115,17 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
             try:
                 entry = desk._entry(request.start_number)
             except DeskError as error:
+                state.limiter.hit(state.join_limit, address)
                 log.warning("Beitritt von %s abgelehnt: %s", address, error)
                 raise HostError(404, f"{error}; bitte die Startnummer prüfen") from None
+            if not same_secret(request.secret, entry.secret):
+                state.limiter.hit(state.join_limit, address)
+                log.warning("Falscher Schlüssel von %s für Startnummer %d", address, request.start_number)
+                raise HostError(
+                    403,
+                    f"Falscher Schlüssel für Startnummer {request.start_number}: er steht auf der Startkarte "
+                    "(XXXX-XXXX); eine neue Startkarte gibt die Turnierleitung",
+                )
             team = entry.entrant.name
         elif drawn:
             raise HostError(
@@ -216,6 +226,31 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                 )
             raise HostError(403, f"Dieses Gerät darf nur Blätter von Tisch {device.table} abgeben")
         assert table is not None
+        round_text = _round_text(sheet.context.round_label, sheet.context.round)
+        if device.start_number is not None:
+            own = state.desk.drawn_sheet(device.start_number, sheet.context.round or 0, device.tournament_id)
+            if own is None or own.sheet_id != sheet.id:
+                log.warning(
+                    "Abgelehnt (%s, %s): nicht das zugeteilte Blatt von Startnummer %d", where, writer, device.start_number
+                )
+                raise HostError(
+                    403,
+                    f"Das ist nicht das Blatt, das die Turnierleitung Startnummer {device.start_number} für {round_text} "
+                    "zugeteilt hat; bitte das zugeteilte Blatt öffnen",
+                )
+            if sheet.context.written_by != own.writer:
+                log.warning("Abgelehnt (%s, %s): Startnummer %d schreibt als %s", where, writer, device.start_number, own.writer)
+                raise HostError(
+                    403, f"Startnummer {device.start_number} schreibt ihr eigenes Blatt ({own.writer}), nicht das eines anderen"
+                )
+        else:
+            side = sheet.context.written_by
+            if side is None:
+                log.warning("Abgelehnt (%s): Blatt ohne Schreiber von Gerät '%s'", where, device.name)
+                raise HostError(403, "Das Blatt sagt nicht, wer es schreibt (written_by); so nimmt der Host es nicht an")
+            if device.team and device.team.strip().casefold() not in {side.casefold(), (writer_name(sheet) or "").casefold()}:
+                log.warning("Abgelehnt (%s, %s): Gerät '%s' ist für %s angemeldet", where, writer, device.name, device.team)
+                raise HostError(403, f"Dieses Gerät schreibt für {device.team}, nicht für {writer}")
         lock = state.desk.locked(sheet.context.round, table, device.tournament_id)
         if lock is not None:
             log.warning("Abgelehnt (%s, %s): die Turnierleitung hat über den Tisch entschieden", where, writer)
@@ -232,22 +267,27 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
         canonical = sheet.to_json().encode("utf-8")
         state.scored.put(body_sha256(canonical), sheet, score)
         games = sum(1 for line in score.lines if line.kind != "close")
-        result = store.store_revision(
-            NewRevision(
-                sheet_id=sheet.id,
-                revision=revision,
-                body=canonical,
-                body_sha256=body_sha256(canonical),
-                tournament_id=device.tournament_id,
-                round_label=sheet.context.round_label,
-                round=sheet.context.round,
-                table=table,
-                written_by=sheet.context.written_by,
-                closed=score.status.closed,
-                games=games,
-                device_id=device.id,
+        try:
+            result = store.store_revision(
+                NewRevision(
+                    sheet_id=sheet.id,
+                    revision=revision,
+                    body=canonical,
+                    body_sha256=body_sha256(canonical),
+                    tournament_id=device.tournament_id,
+                    round_label=sheet.context.round_label,
+                    round=sheet.context.round,
+                    table=table,
+                    written_by=sheet.context.written_by,
+                    closed=score.status.closed,
+                    games=games,
+                    device_id=device.id,
+                    claim=device.start_number is None,
+                )
             )
-        )
+        except SheetRefused as error:
+            log.warning("Abgelehnt (%s, %s, Revision %d): %s", where, writer, revision, error)
+            raise HostError(403, str(error)) from None
         if result.status == "conflict":
             log.warning(
                 "KONFLIKT (%s, %s): Revision %d kam mit anderem Inhalt als gespeichert; beiseitegelegt für den Veranstalter",

@@ -39,6 +39,25 @@ class Device:
     name: str
     created: datetime
     start_number: int | None = None
+    revoked_at: datetime | None = None
+    """When the Turnierleitung revoked it: its token gets 401 from then on."""
+
+
+@dataclass(frozen=True)
+class DrawnSheet:
+    """The sheet an entrant keeps in a drawn round: its random id, table and writer (participant id)."""
+
+    tournament_id: str
+    round: int
+    start_number: int
+    table: int
+    writer: str
+    sheet_id: uuid.UUID
+
+
+class SheetRefused(ValueError):
+    """The store refused a revision because the sheet belongs to another writer, or the side of the
+    table to another phone (German message); the transaction changed nothing."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +78,8 @@ class EntrantRecord:
     club: str | None
     registered_round: int | None
     withdrawn_after: int | None
+    secret: str | None = None
+    """The entrant's secret for the Startkarte (a phone joins for the Startnummer only with it)."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +125,9 @@ class NewRevision:
     closed: bool
     games: int
     device_id: str | None
+    claim: bool = False
+    """Tables-only tournaments: the revision claims its side (``written_by``) of the table for
+    ``device_id``; refused if another phone that is not revoked holds it."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +199,7 @@ def device_from_row(row: Any) -> Device:
         name=row.name,
         created=as_utc(row.created),
         start_number=row.start_number,
+        revoked_at=as_utc(row.revoked_at) if row.revoked_at is not None else None,
     )
 
 
@@ -187,6 +212,7 @@ def entrant_from_row(row: Any) -> EntrantRecord:
         club=row.club,
         registered_round=row.registered_round,
         withdrawn_after=row.withdrawn_after,
+        secret=row.secret,
     )
 
 

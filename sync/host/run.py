@@ -24,6 +24,7 @@ from ..protocol import JoinLine
 from .app import create_app
 from .credentials import PASSWORD_SETTING, hash_password, verify_password
 from .desk import start_tournament
+from .files import secure_data_dir
 from .records import Tournament
 from .store import HostStore
 from .tls import HostCertificate, ensure_certificate, lan_addresses
@@ -64,6 +65,7 @@ def prepare(
 ) -> HostSetup:
     """Open the store and settle what the host needs; ``HostSetupError`` says what is missing."""
     notes: list[str] = []
+    notes.extend(secure_data_dir(data_dir))  # what an earlier start (or someone else) left readable
     store = HostStore.open(data_dir, database_url)
     if store.applied:
         notes.append(f"Datenbank eingerichtet: {', '.join(store.applied)}")
@@ -96,6 +98,7 @@ def prepare(
     certificate = None if insecure_http else ensure_certificate(data_dir)
     if certificate is not None and certificate.created:
         notes.append(f"Zertifikat erstellt: {certificate.cert_path}")
+    secure_data_dir(data_dir)  # what this start created (SQLite gives its -wal and -shm the database's mode)
     scheme = "http" if insecure_http else "https"
     if host in ("0.0.0.0", "::", ""):
         addresses = [*lan_addresses(), "127.0.0.1"]
@@ -142,10 +145,15 @@ def banner(setup: HostSetup, qr: bool = True) -> str:
     return out.getvalue()
 
 
-def serve(setup: HostSetup, *, wrong_codes_per_minute: int = 5) -> None:
+def serve(setup: HostSetup, *, wrong_codes_per_minute: int = 5, wrong_passwords_per_minute: int = 10) -> None:
     """Serve the host until Ctrl-C or SIGTERM; each arriving sheet logs one German line."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stdout, force=True)
-    app = create_app(setup.store, wrong_codes_per_minute=wrong_codes_per_minute)
+    app = create_app(
+        setup.store,
+        wrong_codes_per_minute=wrong_codes_per_minute,
+        wrong_passwords_per_minute=wrong_passwords_per_minute,
+        address=(setup.join_line.url, setup.join_line.fingerprint),
+    )
     gc.collect()
     gc.freeze()  # what the start made (modules, routes, models' validators) lives as long as the host
     gc.set_threshold(*GC_THRESHOLDS)

@@ -26,7 +26,11 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     inspect,
+    select,
+    update,
 )
+
+from .credentials import new_entrant_secret
 
 metadata = MetaData()
 
@@ -65,6 +69,8 @@ devices = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("start_number", Integer),
     # Joined with a Startnummer (migration 0004): the table comes from each round's draw, ``table_no`` is 0.
+    Column("revoked_at", DateTime(timezone=True)),
+    # Revoked by the Turnierleitung (migration 0006): its token gets 401 from then on.
 )
 
 revisions = Table(
@@ -130,6 +136,8 @@ entrants = Table(
     Column("withdrawn_after", Integer),
     # Withdrew after this round (``None``: still playing); finished rounds stay counted.
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("secret", String(32)),
+    # The entrant's secret for the Startkarte (migration 0006): a phone joins for the Startnummer only with it.
     PrimaryKeyConstraint("tournament_id", "start_number", name="entrants_pk"),
 )
 
@@ -174,6 +182,39 @@ decisions = Table(
 )
 
 V2_TABLES = [tournament_plans, entrants, draws, rounds, decisions]
+
+# -- issue 20: who writes which sheet ------------------------------------------------------------
+
+drawn_sheets = Table(
+    "drawn_sheets",
+    metadata,
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("start_number", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("writer", String(80), nullable=False),
+    # The participant id the entrant writes as (``context.written_by`` of its sheet).
+    Column("sheet_id", String(36), nullable=False, unique=True),
+    # Random (uuid4), made with the draw: not derivable from the Losnummer or anything printed.
+    PrimaryKeyConstraint("tournament_id", "round", "start_number", name="drawn_sheets_pk"),
+)
+
+table_claims = Table(
+    "table_claims",
+    metadata,
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("round_label", String(20), nullable=False),
+    Column("round", Integer, nullable=False),
+    # The sheet's round (0: a sheet without a round number).
+    Column("table_no", Integer, nullable=False),
+    Column("side", String(80), nullable=False),
+    # The ``written_by`` of the side (tables-only tournaments): the first phone to deliver it holds it.
+    Column("device_id", String(40), nullable=False),
+    Column("claimed_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("tournament_id", "round_label", "round", "table_no", "side", name="table_claims_pk"),
+)
+
+V3_TABLES = [drawn_sheets, table_claims]
 
 
 # -- migrations -------------------------------------------------------------------------------
@@ -265,3 +306,25 @@ def _decisions_are_immutable(conn: Connection) -> None:
 
 
 _DECISION_REFUSAL = "Eine Entscheidung der Turnierleitung wird nie geändert oder gelöscht"
+
+
+@migration("0006-blatt-besitz-schluessel-geraete")
+def _ownership(conn: Connection) -> None:
+    """Sheets belong to their writer, entrants have secrets, devices can be revoked (issue 20).
+
+    Adds ``drawn_sheets`` (each drawn sheet's random id) and ``table_claims`` (who holds a side of a
+    table), ``devices.revoked_at`` and ``entrants.secret``, and gives every entrant without one a secret.
+    """
+    metadata.create_all(conn, tables=V3_TABLES, checkfirst=True)
+    if "revoked_at" not in {c["name"] for c in inspect(conn).get_columns("devices")}:
+        conn.exec_driver_sql(
+            "ALTER TABLE devices ADD COLUMN revoked_at TIMESTAMP WITH TIME ZONE"
+            if conn.dialect.name == "postgresql"
+            else "ALTER TABLE devices ADD COLUMN revoked_at DATETIME"
+        )
+    if "secret" not in {c["name"] for c in inspect(conn).get_columns("entrants")}:
+        conn.exec_driver_sql("ALTER TABLE entrants ADD COLUMN secret VARCHAR(32)")
+    missing = conn.execute(select(entrants.c.tournament_id, entrants.c.start_number).where(entrants.c.secret.is_(None))).all()
+    for tournament_id, start_number in missing:
+        key = (entrants.c.tournament_id == tournament_id) & (entrants.c.start_number == start_number)
+        conn.execute(update(entrants).where(key).values(secret=new_entrant_secret()))

@@ -21,12 +21,19 @@ class HostState:
     password_hash: str
     join_limit: RateLimitItemPerMinute
     limiter: MovingWindowRateLimiter
+    login_limit: RateLimitItemPerMinute
+    """Wrong organizer passwords per client address."""
+    login_limit_all: RateLimitItemPerMinute
+    """Wrong organizer passwords from all addresses together."""
     desk: Desk
     scored: ScoredSheets = field(default_factory=ScoredSheets)
     verified: bytes | None = None
     """HMAC (with a key that lives only in this process) of the password last verified, so a
     dashboard that polls does not pay for scrypt on every request."""
     process_key: bytes = b""
+    address: tuple[str, str | None] | None = None
+    """The URL and certificate fingerprint the phones join at (as the banner prints them), for the
+    Startkarten's join lines; ``None``: the address the organizer's browser used, no fingerprint."""
 
     @property
     def tournament(self) -> Tournament:

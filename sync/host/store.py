@@ -36,6 +36,7 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Engine,
+    and_,
     bindparam,
     create_engine,
     event,
@@ -53,10 +54,12 @@ from .records import (
     Conflict,
     DecisionRecord,
     Device,
+    DrawnSheet,
     DrawRecord,
     EntrantRecord,
     NewRevision,
     PlanRecord,
+    SheetRefused,
     StoredRevision,
     StoreResult,
     Tournament,
@@ -73,12 +76,14 @@ from .schema import (
     conflicts,
     decisions,
     devices,
+    drawn_sheets,
     draws,
     entrants,
     host_settings,
     revisions,
     rounds,
     schema_migrations,
+    table_claims,
     tournament_plans,
     tournaments,
 )
@@ -237,8 +242,8 @@ class HostStore:
         return device
 
     def device_by_token(self, token_sha256: str) -> Device | None:
-        """The device of a token hash. Devices are never changed or removed, so a found one is
-        remembered; an unknown hash is looked up again next time (it may have joined since)."""
+        """The device of a token hash (revoked ones too: the caller refuses them). A found one is
+        remembered until ``revoke_device`` changes it; an unknown hash is looked up again next time."""
         known = self._devices.get(token_sha256)
         if known is not None:
             return known
@@ -249,6 +254,36 @@ class HostStore:
         device = device_from_row(row)
         self._devices[token_sha256] = device
         return device
+
+    def devices(self, tournament_id: str) -> list[Device]:
+        """Every device that joined the tournament, oldest first (revoked ones too)."""
+        query = select(devices).where(devices.c.tournament_id == tournament_id).order_by(devices.c.created, devices.c.id)
+        with self._read() as conn:
+            return [device_from_row(row) for row in conn.execute(query)]
+
+    def last_deliveries(self, tournament_id: str) -> dict[str, datetime]:
+        """When each device's latest stored revision arrived."""
+        query = (
+            select(revisions.c.device_id, func.max(revisions.c.received_at))
+            .where((revisions.c.tournament_id == tournament_id) & revisions.c.device_id.is_not(None))
+            .group_by(revisions.c.device_id)
+        )
+        with self._read() as conn:
+            return {row[0]: as_utc(row[1]) for row in conn.execute(query)}
+
+    def revoke_device(self, tournament_id: str, device_id: str) -> Device | None:
+        """Revoke a device of the tournament (once; a second revoke keeps the first time); ``None`` if unknown."""
+        key = (devices.c.tournament_id == tournament_id) & (devices.c.id == device_id)
+        with self._write() as conn:
+            row = conn.execute(select(devices).where(key)).first()
+            if row is None:
+                return None
+            if row.revoked_at is None:
+                conn.execute(update(devices).where(key).values(revoked_at=utcnow()))
+            token = row.token_sha256
+            row = conn.execute(select(devices).where(key)).first()
+        self._devices.pop(token, None)
+        return device_from_row(row)
 
     # -- revisions ----------------------------------------------------------------------------------
     def store_revision(self, new: NewRevision) -> StoreResult:
@@ -276,7 +311,27 @@ class HostStore:
             return self._store_in(conn, new)
 
     def _store_in(self, conn: Connection, new: NewRevision) -> StoreResult:
-        """The statements of one ``store_revision`` inside the open transaction ``conn``."""
+        """The statements of one ``store_revision`` inside the open transaction ``conn``.
+
+        A sheet belongs to the tournament, round, table and writer of its first stored revision: a
+        revision that says otherwise is refused (``SheetRefused``) before anything is written, so no
+        conflict is ever kept for a sheet that is not the sender's own.
+        """
+        first = conn.execute(
+            select(revisions).where(revisions.c.sheet_id == str(new.sheet_id)).order_by(revisions.c.revision).limit(1)
+        ).first()
+        if first is not None:
+            owner = revision_from_row(first)
+            if (owner.tournament_id, owner.round_label, owner.round, owner.table, owner.written_by) != (
+                new.tournament_id,
+                new.round_label,
+                new.round,
+                new.table,
+                new.written_by,
+            ):
+                raise SheetRefused("Dieses Blatt gehört einem anderen Tisch oder Schreiber; es wurde nichts gespeichert")
+        if new.claim:
+            self._claim(conn, new)
         key = (revisions.c.sheet_id == str(new.sheet_id)) & (revisions.c.revision == new.revision)
         row = conn.execute(select(revisions).where(key)).first()
         if row is not None:
@@ -311,21 +366,65 @@ class HostStore:
     def _store_batch(self, conn: Connection, batch: list[NewRevision]) -> list[StoreResult]:
         """``_store_in`` for each of ``batch`` in the open transaction ``conn``, with one look for
         all of them and one multi-row insert of the new ones (the group commit's batch: the
-        statements per revision were most of the writer's time)."""
-        keys = [(str(new.sheet_id), new.revision) for new in batch]
-        if len(set(keys)) < len(keys):  # the same revision twice in one batch: one by one, in order
-            return [self._store_in(conn, new) for new in batch]
-        found = conn.execute(_SHEETS_THERE, {"ids": sorted({sheet for sheet, _ in keys})})
-        there = {(row.sheet_id, row.revision) for row in found}
+        statements per revision were most of the writer's time).
+
+        A revision takes the fast way only where ``_store_in`` would store it with nothing else to
+        decide: its (sheet, revision) is not stored yet, the sheet's first revision has the same
+        tournament, round, table and writer (or the sheet is new), it claims no side of a table, and
+        its sheet comes once in the batch. Every other one goes through ``_store_in`` (refusals,
+        conflicts, claims)."""
+        sheets = [str(new.sheet_id) for new in batch]
+        rows = conn.execute(_SHEETS_THERE, {"ids": sorted(set(sheets))})
+        there: set[tuple[str, int]] = set()
+        owners: dict[str, tuple[int, tuple[Any, ...]]] = {}
+        for row in rows:
+            there.add((row.sheet_id, row.revision))
+            owner = (row.tournament_id, row.round_label, row.round, row.table_no, row.written_by)
+            if row.sheet_id not in owners or row.revision < owners[row.sheet_id][0]:
+                owners[row.sheet_id] = (row.revision, owner)
+        once = {sheet for sheet in sheets if sheets.count(sheet) == 1}
         received = utcnow()
-        results = [
-            self._store_in(conn, new) if key in there else StoreResult("stored", _stored(new, received))
-            for key, new in zip(keys, batch, strict=True)
-        ]
-        fresh = [_revision_values(r.stored) for key, r in zip(keys, results, strict=True) if key not in there]
+        results: list[StoreResult] = []
+        fresh: list[dict[str, Any]] = []
+        for sheet, new in zip(sheets, batch, strict=True):
+            mine = (new.tournament_id, new.round_label, new.round, new.table, new.written_by)
+            owned = sheet not in owners or owners[sheet][1] == mine
+            if (sheet, new.revision) in there or not owned or new.claim or sheet not in once:
+                results.append(self._store_in(conn, new))
+                continue
+            result = StoreResult("stored", _stored(new, received))
+            results.append(result)
+            fresh.append(_revision_values(result.stored))
         if fresh:
             conn.execute(_INSERT_REVISION, fresh)
         return results
+
+    @staticmethod
+    def _claim(conn: Connection, new: NewRevision) -> None:
+        """Tables-only: the side ``written_by`` of the table in the round is the first delivering phone's (or passes
+        to the next one once the Turnierleitung revoked the holder)."""
+        side = new.written_by or ""
+        where = {
+            "tournament_id": new.tournament_id,
+            "round_label": new.round_label,
+            "round": new.round or 0,
+            "table_no": new.table,
+            "side": side,
+        }
+        key = and_(*(table_claims.c[name] == value for name, value in where.items()))
+        held = conn.execute(select(table_claims.c.device_id).where(key)).scalar()
+        if held == new.device_id:
+            return
+        if held is not None:
+            holder = conn.execute(select(devices.c.name, devices.c.revoked_at).where(devices.c.id == held)).first()
+            if holder is not None and holder.revoked_at is None:
+                raise SheetRefused(
+                    f"Für {side} an Tisch {new.table} schreibt schon das Handy '{holder.name}'; "
+                    "nur die Turnierleitung kann es abmelden und die Seite freigeben"
+                )
+            conn.execute(update(table_claims).where(key).values(device_id=new.device_id, claimed_at=utcnow()))
+            return
+        conn.execute(insert(table_claims).values(**where, device_id=new.device_id, claimed_at=utcnow()))
 
     def revision(self, sheet_id: uuid.UUID, revision: int) -> StoredRevision | None:
         with self._read() as conn:
@@ -433,19 +532,55 @@ class HostStore:
         with self._write() as conn:
             conn.execute(insert(entrants).values(**_entrant_values(record.tournament_id, record), created=utcnow()))
 
+    def set_entrant_secret(self, tournament_id: str, start_number: int, secret: str) -> bool:
+        """A new secret for the entrant (the old Startkarte no longer joins); ``False`` if not on the roster."""
+        key = (entrants.c.tournament_id == tournament_id) & (entrants.c.start_number == start_number)
+        with self._write() as conn:
+            return bool(conn.execute(update(entrants).where(key).values(secret=secret)).rowcount)
+
     def withdraw_entrant(self, tournament_id: str, start_number: int, after_round: int) -> None:
         key = (entrants.c.tournament_id == tournament_id) & (entrants.c.start_number == start_number)
         with self._write() as conn:
             conn.execute(update(entrants).where(key).values(withdrawn_after=after_round))
 
-    def save_draw(self, tournament_id: str, round: int, seed: int, draw_json: str) -> DrawRecord:
-        """Store a round's draw once; a second draw of the same round is refused by the key."""
+    def save_draw(
+        self, tournament_id: str, round: int, seed: int, draw_json: str, sheets: list[DrawnSheet] | None = None
+    ) -> DrawRecord:
+        """Store a round's draw once, with its sheets' ids; a second draw of the same round is refused by the key."""
         record = DrawRecord(tournament_id, round, seed, draw_json, utcnow())
         with self._write() as conn:
             conn.execute(
                 insert(draws).values(tournament_id=tournament_id, round=round, seed=seed, draw=draw_json, created=record.created)
             )
+            self._insert_drawn_sheets(conn, sheets or [])
         return record
+
+    def add_drawn_sheets(self, sheets: list[DrawnSheet]) -> None:
+        """The sheet ids of a round drawn before they were stored with the draw (all, or none)."""
+        with self._write() as conn:
+            self._insert_drawn_sheets(conn, sheets)
+
+    @staticmethod
+    def _insert_drawn_sheets(conn: Connection, sheets: list[DrawnSheet]) -> None:
+        for d in sheets:
+            conn.execute(
+                insert(drawn_sheets).values(
+                    tournament_id=d.tournament_id,
+                    round=d.round,
+                    start_number=d.start_number,
+                    table_no=d.table,
+                    writer=d.writer,
+                    sheet_id=str(d.sheet_id),
+                )
+            )
+
+    def drawn_sheets(self, tournament_id: str, round: int) -> list[DrawnSheet]:
+        key = (drawn_sheets.c.tournament_id == tournament_id) & (drawn_sheets.c.round == round)
+        with self._read() as conn:
+            return [
+                DrawnSheet(r.tournament_id, r.round, r.start_number, r.table_no, r.writer, uuid.UUID(r.sheet_id))
+                for r in conn.execute(select(drawn_sheets).where(key).order_by(drawn_sheets.c.start_number))
+            ]
 
     def draws(self, tournament_id: str) -> list[DrawRecord]:
         query = select(draws).where(draws.c.tournament_id == tournament_id).order_by(draws.c.round)
@@ -556,7 +691,15 @@ _TABLE_LATEST = _latest_of(
     & (revisions.c.round == bindparam("r"))
     & (revisions.c.table_no == bindparam("n"))
 )
-_SHEETS_THERE = select(revisions.c.sheet_id, revisions.c.revision).where(
+_SHEETS_THERE = select(
+    revisions.c.sheet_id,
+    revisions.c.revision,
+    revisions.c.tournament_id,
+    revisions.c.round_label,
+    revisions.c.round,
+    revisions.c.table_no,
+    revisions.c.written_by,
+).where(
     revisions.c.sheet_id.in_(bindparam("ids", expanding=True))
 )
 _INSERT_REVISION = insert(revisions)
@@ -607,6 +750,7 @@ def _entrant_values(tournament_id: str, r: EntrantRecord) -> dict[str, Any]:
         "club": r.club,
         "registered_round": r.registered_round,
         "withdrawn_after": r.withdrawn_after,
+        "secret": r.secret,
     }
 
 

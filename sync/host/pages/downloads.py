@@ -1,4 +1,4 @@
-"""The printable downloads of the organizer's pages: results list, draw and a round's Tischlisten as PDF.
+"""The printable downloads of the organizer's pages: results list, draw, a round's Tischlisten and the Startkarten as PDF.
 
 The PDFs are made by ``scoring/printout.py`` (fpdf2); this module only picks what goes in them from
 ``Desk``: the standings as they stand, the draw of a round, and per table of a round the sheet the
@@ -7,18 +7,26 @@ standings count (or, where no phone has sent one yet, the table's empty sheet to
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import io
+from typing import Annotated
+
+import segno
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from scoring import Sheet, printout
 from scoring.draw import sheet_for
 from scoring.printout import table_pdf
+from scoring.startkarten import LAYOUTS, Startkarte, startkarten_pdf
 
+from ...protocol import JoinLine
+from ..desk import DeskError
 from .formats import SEAT_WORD, german_date
 from .site import PREFIX, download
 from .views import Pages
 
 PDF = "application/pdf"
+RoundNumber = Annotated[int, Path(ge=1, le=1000)]
 
 
 def _title_and_subtitle(pages: Pages) -> tuple[str, str]:
@@ -94,16 +102,42 @@ def tischlisten_pdf(pages: Pages, round: int) -> bytes:
     return make(round_sheets(pages, round), f"{name}: Tischlisten", subtitle)
 
 
+def startkarten(pages: Pages, base_url: str, per_page: int) -> bytes:
+    """Every entrant's Startkarte: the QR code holds the join line with its Startnummer and secret."""
+    desk = pages.desk()
+    tournament = desk.tournament()
+    url, fingerprint = pages.state.address or (base_url.rstrip("/"), None)
+    cards = []
+    for e in desk.roster_entries():
+        if e.withdrawn_after is not None or not e.secret:
+            continue
+        line = JoinLine(
+            url=url, code=tournament.join_code, fingerprint=fingerprint, start_number=e.entrant.start_number, secret=e.secret
+        ).format()
+        png = io.BytesIO()
+        segno.make(line, error="m").save(png, kind="png", scale=8, border=4)
+        cards.append(Startkarte(e.entrant.start_number, e.entrant.name, tuple(e.entrant.members), e.secret, line, png.getvalue()))
+    name, date = _title_and_subtitle(pages)
+    return startkarten_pdf(cards, name, date, per_page=per_page)
+
+
 def install_pdf_downloads(router: APIRouter, pages: Pages) -> None:
+
+    @router.get(f"{PREFIX}/export/startkarten.pdf")
+    def cards(request: Request, je_seite: Annotated[int, Query(ge=1, le=8)] = 1) -> Response:
+        if je_seite not in LAYOUTS:
+            raise DeskError(f"{je_seite} Startkarten je Seite gibt es nicht: 1, 2, 4 oder 8")
+        body = startkarten(pages, str(request.base_url), je_seite)
+        return download(body, f"{pages.desk().tournament().id}-startkarten.pdf", PDF)
 
     @router.get(f"{PREFIX}/export/ergebnisliste.pdf")
     def results() -> Response:
         return download(results_pdf(pages), f"{pages.desk().tournament().id}-ergebnisliste.pdf", PDF)
 
     @router.get(f"{PREFIX}/export/runde-{{round}}-auslosung.pdf")
-    def draw(round: int) -> Response:
+    def draw(round: RoundNumber) -> Response:
         return download(draw_pdf(pages, round), f"{pages.desk().tournament().id}-auslosung-{round}.pdf", PDF)
 
     @router.get(f"{PREFIX}/export/runde-{{round}}-tischlisten.pdf")
-    def tischlisten(round: int) -> Response:
+    def tischlisten(round: RoundNumber) -> Response:
         return download(tischlisten_pdf(pages, round), f"{pages.desk().tournament().id}-tischlisten-{round}.pdf", PDF)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
@@ -13,12 +14,19 @@ from starlette.datastructures import FormData, UploadFile
 
 from ..auth import is_organizer
 from ..desk import DeskError
+from ..http import HostError
 from ..state import HostState
 from .auth import BadFormKey, check_form_key, login_required
 from .downloads import install_pdf_downloads
 from .forms import MAX_CSV_BYTES
 from .site import HERE, PREFIX, download
 from .views import Pages
+
+Round = Annotated[int, Path(ge=1, le=1000)]
+Table = Annotated[int, Path(ge=1, le=100_000)]
+StartNumber = Annotated[int, Path(ge=1, le=100_000)]
+DeviceId = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[0-9a-f]+$")]
+"""Every number in a page's URL is range-checked (422) before it reaches the database."""
 
 
 def install_pages(app: FastAPI, state: HostState) -> None:
@@ -33,8 +41,16 @@ def install_pages(app: FastAPI, state: HostState) -> None:
             original = super().get_route_handler()
 
             async def handler(request: Request) -> Response:
-                if not await run_in_threadpool(is_organizer, state, request):  # scrypt off the event loop
-                    return login_required()
+                try:
+                    if not await run_in_threadpool(is_organizer, state, request):  # scrypt off the event loop
+                        return login_required()
+                except HostError as error:  # too many wrong passwords: wait
+                    return HTMLResponse(
+                        "<!doctype html><meta charset=utf-8><title>Bitte warten</title><h1>Bitte warten</h1>"
+                        f"<p>{html.escape(error.detail)}.</p>",
+                        status_code=error.status,
+                        headers={**(error.headers or {}), "Cache-Control": "no-store"},
+                    )
                 try:
                     return await original(request)
                 except BadFormKey:
@@ -110,29 +126,42 @@ def install_pages(app: FastAPI, state: HostState) -> None:
         return pages.register(await posted(request))
 
     @router.post(f"{PREFIX}/teilnehmer/{{start_number}}/zurueckziehen")
-    async def roster_withdraw(request: Request, start_number: int) -> Response:
+    async def roster_withdraw(request: Request, start_number: StartNumber) -> Response:
         await posted(request)
         return pages.withdraw(start_number)
 
+    @router.post(f"{PREFIX}/teilnehmer/{{start_number}}/schluessel")
+    async def roster_new_secret(request: Request, start_number: StartNumber) -> Response:
+        await posted(request)
+        return pages.new_secret(start_number)
+
+    @router.get(f"{PREFIX}/handys")
+    def devices_page(request: Request) -> HTMLResponse:
+        return pages.devices(**flashed(request))
+
+    @router.post(f"{PREFIX}/handys/{{device_id}}/abmelden")
+    async def revoke_device(request: Request, device_id: DeviceId) -> Response:
+        return pages.revoke(device_id, await posted(request))
+
     @router.get(f"{PREFIX}/runde/{{number}}")
-    def round_page(request: Request, number: int) -> HTMLResponse:
+    def round_page(request: Request, number: Round) -> HTMLResponse:
         return pages.round(number, **flashed(request))
 
     @router.post(f"{PREFIX}/runde/{{number}}/auslosen")
-    async def round_draw(request: Request, number: int) -> Response:
+    async def round_draw(request: Request, number: Round) -> Response:
         return pages.draw(number, await posted(request))
 
     @router.post(f"{PREFIX}/runde/{{number}}/start")
-    async def round_start(request: Request, number: int) -> Response:
+    async def round_start(request: Request, number: Round) -> Response:
         await posted(request)
         return pages.start(number)
 
     @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen")
-    def abort_page(number: int, table: int) -> HTMLResponse:
+    def abort_page(number: Round, table: Table) -> HTMLResponse:
         return pages.abort_form(number, table)
 
     @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/abbrechen")
-    async def abort_table(request: Request, number: int, table: int) -> Response:
+    async def abort_table(request: Request, number: Round, table: Table) -> Response:
         return pages.abort(number, table, await posted(request))
 
     @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/papier")
@@ -144,15 +173,15 @@ def install_pages(app: FastAPI, state: HostState) -> None:
         return pages.save_paper(number, table, await posted(request))
 
     @router.get(f"{PREFIX}/runde/{{number}}/tisch/{{table}}")
-    def dispute_page(request: Request, number: int, table: int) -> HTMLResponse:
+    def dispute_page(request: Request, number: Round, table: Table) -> HTMLResponse:
         return pages.dispute(number, table, **flashed(request))
 
     @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/entscheiden")
-    async def dispute_decide(request: Request, number: int, table: int) -> Response:
+    async def dispute_decide(request: Request, number: Round, table: Table) -> Response:
         return pages.decide(number, table, await posted(request))
 
     @router.post(f"{PREFIX}/runde/{{number}}/tisch/{{table}}/korrigieren")
-    async def dispute_correct(request: Request, number: int, table: int) -> Response:
+    async def dispute_correct(request: Request, number: Round, table: Table) -> Response:
         return pages.correct(number, table, await posted(request))
 
     @router.get(f"{PREFIX}/wertung")
@@ -160,7 +189,7 @@ def install_pages(app: FastAPI, state: HostState) -> None:
         return pages.standings()
 
     @router.get(f"{PREFIX}/beamer")
-    def beamer_page(seite: int = 1) -> HTMLResponse:
+    def beamer_page(seite: Annotated[int, Query(ge=1, le=100_000)] = 1) -> HTMLResponse:
         return pages.beamer(seite)
 
     # -- downloads ------------------------------------------------------------------------------

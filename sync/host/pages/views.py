@@ -179,6 +179,7 @@ class Pages:
             status=status,
             title="Teilnehmer",
             entrants=[e.entrant for e in entries],
+            secrets={e.entrant.start_number: e.secret for e in entries},
             withdrawn={e.entrant.start_number for e in entries if e.withdrawn_after is not None},
             next_number=max((e.entrant.start_number for e in entries), default=0) + 1,
             **extra,
@@ -208,6 +209,45 @@ class Pages:
         late = f" (spielt ab {desk.plan().round_label} {entry.registered_round})" if entry.registered_round else ""
         text = f"Nr. {entry.entrant.start_number} {entry.entrant.name} angemeldet{late}"
         return see_other(f"{PREFIX}/teilnehmer?ok={quoted(text)}")
+
+    def new_secret(self, start_number: int) -> Response:
+        desk = self.desk()
+        entry = desk.new_secret(start_number)
+        text = f"Nr. {start_number} {entry.entrant.name}: neuer Schlüssel {entry.secret}; die alte Startkarte gilt nicht mehr"
+        return see_other(f"{PREFIX}/teilnehmer?ok={quoted(text)}")
+
+    # -- devices ----------------------------------------------------------------------------------
+    def device_rows(self, desk: Desk, round: int | None = None) -> list[dict[str, Any]]:
+        """The phones as the devices table shows them (by table, then Startnummer)."""
+        rows = [
+            {
+                "id": d.id,
+                "name": d.name,
+                "table": d.table,
+                "start_number": d.start_number,
+                "team": d.team,
+                "joined": local_time(d.joined_at),
+                "last": local_time(d.last_delivery) if d.last_delivery else "",
+                "revoked": local_time(d.revoked_at) if d.revoked_at else "",
+                "second": d.second,
+            }
+            for d in desk.devices(round)
+        ]
+        return sorted(rows, key=lambda r: (r["table"] or 0, r["start_number"] or 0, r["joined"]))
+
+    def devices(self, **extra: Any) -> HTMLResponse:
+        desk = self.desk()
+        back = f"{PREFIX}/handys"
+        return self.render("handys.html", desk, title="Handys", devices=self.device_rows(desk), back=back, **extra)
+
+    def revoke(self, device_id: str, form: FormData) -> Response:
+        desk = self.desk()
+        back = str(form.get("zurueck") or "")
+        if not back.startswith(f"{PREFIX}/") or "//" in back or "?" in back:
+            back = f"{PREFIX}/handys"
+        device = desk.revoke_device(device_id)
+        who = f"Nr. {device.start_number} {device.team}" if device.start_number else f"Tisch {device.table}, {device.team or ''}"
+        return see_other(f"{back}?ok={quoted(f'{device.name} ({who}) abgemeldet')}")
 
     def withdraw(self, start_number: int) -> Response:
         desk = self.desk()
@@ -275,6 +315,8 @@ class Pages:
             minutes_left=minutes_left,
             reuegeld=any(view["reuegeld"] != euro(0) for view in tables) or plan.ruleset_id.startswith("schafkopf"),
             reuegeld_total=euro(reuegeld_total),
+            devices=self.device_rows(desk, number),
+            back=f"{PREFIX}/runde/{number}",
             refresh=DASHBOARD_REFRESH if started is not None else None,
         )
         return self.render("round.html", desk, status=status, **values, **extra)
