@@ -177,8 +177,12 @@ class TournamentState:
     def join(self) -> bool:
         """Join with what the form holds; mark what is wrong next to its field, or keep the credentials."""
         errors: dict[str, str] = {}
-        if self.link is None and self.target.strip().startswith("tischblock:") and not self.take_link(self.target):
-            return False
+        if self.link is None and self.target.strip().startswith("tischblock:"):
+            typed = self.start_number.strip()  # a Startnummer typed beside a pasted line is the player's word
+            if not self.take_link(self.target):
+                return False
+            if typed:
+                self.start_number = typed
         target = self.link.format() if self.link is not None else self.target.strip()
         if not target:
             errors["target"] = "Beitrittszeile (tischblock://join?…) oder Adresse des Veranstalters eingeben."

@@ -88,8 +88,8 @@ def store(tmp_path: Path) -> Iterator[SheetStore]:
 
 
 def startkarte(host: HostProcess, number: int) -> JoinLine:
-    """The line of a Startkarte for the test host (the key: the host may not check it yet)."""
-    return JoinLine.parse(host.line).model_copy(update={"start_number": number, "secret": "7KQ4-M2XP"})
+    """The line of the entrant's Startkarte on the test host: Startnummer and its secret from the roster."""
+    return JoinLine.parse(host.card_line(number))
 
 
 def test_a_startkarte_link_asks_only_the_name_and_opens_the_drawn_table(

@@ -238,7 +238,10 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                     f"Das ist nicht das Blatt, das die Turnierleitung Startnummer {device.start_number} für {round_text} "
                     "zugeteilt hat; bitte das zugeteilte Blatt öffnen",
                 )
-            if sheet.context.written_by != own.writer:
+            named = next((p for p in sheet.participants if p.id == sheet.context.written_by), None)
+            if sheet.context.written_by != own.writer and (named is None or named.start_number != device.start_number):
+                # the drawn seat's id, or (a sheet begun before joining, taken over with its own ids:
+                # Desk.adopt) the participant that carries the device's own Startnummer
                 log.warning("Abgelehnt (%s, %s): Startnummer %d schreibt als %s", where, writer, device.start_number, own.writer)
                 raise HostError(
                     403, f"Startnummer {device.start_number} schreibt ihr eigenes Blatt ({own.writer}), nicht das eines anderen"
