@@ -14,12 +14,21 @@ from .sheet_state import SheetState
 @scaling
 @ft.component
 def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str, signer: str = "") -> ft.View:
-    """``signer``: the player's own name from the settings, prefilled as the signature."""
-    signer, set_signer = ft.use_state(signer)
-    note, set_note = ft.use_state("")
+    """``signer``: the player's own name from the settings, prefilled as the signature.
+
+    What is typed is kept in refs, not in state: the tap on "Abschließen und unterschreiben" can reach
+    the app before the re-render that follows the last keystroke, and must sign with what was typed."""
+    signature = ft.use_ref(signer)
+    note = ft.use_ref("")
+
+    def set_signer(value: str) -> None:
+        signature.current = value
+
+    def set_note(value: str) -> None:
+        note.current = value
 
     def sign(_: ft.Event[ft.Button]) -> None:
-        if state.close(signer, note if state.needs_note else None):
+        if state.close(signature.current or "", (note.current or "") if state.needs_note else None):
             on_done()
 
     controls: list[ft.BaseControl] = []
@@ -45,12 +54,14 @@ def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str, sign
                     )
                 )
                 controls.append(
-                    ft.TextField(label="Vermerk der Turnierleitung", value=note, on_change=lambda e: set_note(e.control.value))
+                    ft.TextField(
+                        label="Vermerk der Turnierleitung", value=note.current, on_change=lambda e: set_note(e.control.value)
+                    )
                 )
             controls.append(
                 ft.TextField(
                     label="Unterschrift (Name)",
-                    value=signer,
+                    value=signature.current,
                     error=state.error if state.error else None,
                     on_change=lambda e: set_signer(e.control.value),
                     text_size=18,

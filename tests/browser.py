@@ -198,6 +198,135 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 TAPS_FILE = ROOT / "docs" / "taps.json"
 
+EDITING_PROBE = """(() => {
+    window.__tischblockProbe = true;
+    const add = EventTarget.prototype.addEventListener;
+    const remove = EventTarget.prototype.removeEventListener;
+    EventTarget.prototype.addEventListener = function (type, listener, options) {
+        if (type === 'input' && this instanceof HTMLElement) this.__tischblockEditing = (this.__tischblockEditing || 0) + 1;
+        return add.call(this, type, listener, options);
+    };
+    EventTarget.prototype.removeEventListener = function (type, listener, options) {
+        if (type === 'input' && this instanceof HTMLElement) this.__tischblockEditing = Math.max(0, (this.__tischblockEditing || 0) - 1);
+        return remove.call(this, type, listener, options);
+    };
+})();"""
+"""Marks the element Flutter edits text in: Flutter listens for ``input`` on a field's element only while
+it edits that field (from the focusing tap until the field loses focus). A value filled in before that
+stays in the page but never reaches the app: typing waits for this mark (``type_into``)."""
+
+EDITING = """label => {
+    const element = document.activeElement;
+    if (!element || element.getAttribute('aria-label') !== label) return false;
+    return !window.__tischblockProbe || element.__tischblockEditing > 0;
+}"""
+"""Whether the field labelled ``label`` has the focus and Flutter listens to what is typed into it."""
+
+
+def with_editing_probe(page):  # type: ignore[no-untyped-def]
+    """``page`` with ``EDITING_PROBE`` installed for every document it loads (call before ``goto``)."""
+    page.add_init_script(EDITING_PROBE)
+    return page
+
+
+def type_into(page, label: str, text: str, *, timeout: float = 15_000) -> None:  # type: ignore[no-untyped-def]
+    """Type ``text`` into the text field labelled ``label`` as a player does: tap it, then type.
+
+    Waits for states, not for time: until the field stands still where it is drawn (a tap on a list
+    still moving lands on whatever is there by then), then until Flutter edits that field (``EDITING``),
+    and only then fills it in; Flutter hands the value to the app before any later tap. A page opened
+    without the probe (``with_editing_probe``) is only checked for the focus."""
+    try:
+        _type_into(page, label, text, patient(timeout))
+    except PlaywrightError as error:
+        raise waited(page, f"could not type {text!r} into the field {label!r}", error) from None
+
+
+def _type_into(page, label: str, text: str, timeout: float) -> None:  # type: ignore[no-untyped-def]
+    field = page.get_by_role("textbox", name=label, exact=True).first
+    field.wait_for(timeout=timeout)
+    for _ in range(3):
+        stand_still(page, field, label, timeout)
+        field.click()
+        if not page.evaluate(EDITING_WITHIN_FRAMES, [label, 30]):
+            continue  # the tap did not open the field (it was redrawn under the finger): tap again
+        field.fill(text)
+        if page.evaluate(HOLDS_WITHIN_FRAMES, [label, text, 30]):
+            return
+        # The field was redrawn while typing (the app answered an earlier tap): type it again.
+    raise ScreenAssertionError(f"the field {label!r} did not take {text!r}. {what_the_screen_shows(page)}")
+
+
+HOLDS_WITHIN_FRAMES = """([label, text, frames]) => new Promise(done => {
+    let seen = 0;
+    const check = () => {
+        const element = document.activeElement;
+        if (element && element.getAttribute('aria-label') === label && element.value === text) return done(true);
+        return ++seen > frames ? done(false) : requestAnimationFrame(check);
+    };
+    check();
+})"""
+"""Whether the field labelled ``label`` still has the focus and holds ``text`` within ``frames`` frames."""
+
+
+EDITING_WITHIN_FRAMES = f"""([label, frames]) => new Promise(done => {{
+    const editing = {EDITING};
+    let seen = 0;
+    const check = () => editing(label) ? done(true) : ++seen > frames ? done(false) : requestAnimationFrame(check);
+    check();
+}})"""
+"""Whether Flutter edits the field labelled ``label`` within the next ``frames`` frames (counted, not timed:
+a busy machine draws fewer frames a second and gets the same number)."""
+
+
+def stand_still(page, locator, what: str, timeout: float) -> None:  # type: ignore[no-untyped-def]
+    """Wait until ``locator`` is wholly on the screen and stays where it is drawn from one frame to the
+    next, with nothing over it: Flutter hit-tests a tap on what it drew, so a tap at a place a redraw or
+    a scroll is still moving lands on the control beside it.
+
+    A control not wholly on the screen is scrolled to with the mouse wheel, as a finger scrolls. Never
+    with the browser's own scrolling (``scroll_into_view_if_needed``): that moves the page under
+    Flutter's feet, Flutter follows a frame later, and the tap lands on what was there before."""
+    deadline = time.monotonic() + timeout / 1000
+    previous = scrolled_from = None
+    viewport = page.viewport_size or PHONE
+    while True:
+        box = locator.bounding_box()
+        if box is not None and box != scrolled_from:  # a control the wheel does not move stays where it is
+            below = box["y"] + box["height"] - (viewport["height"] - SCREEN_MARGIN)
+            above = APPBAR_HEIGHT - box["y"]
+            covered = below <= 0 and above <= 0 and box == previous and not locator.evaluate(ON_TOP)
+            if below > 0 or above > 0 or covered:
+                # Under a header that stays put while the list scrolls (the sheet's totals): to the middle.
+                delta = below if below > 0 else -above if above > 0 else box["y"] + box["height"] / 2 - viewport["height"] / 2
+                page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+                page.mouse.wheel(0, delta)
+                next_frame(page)
+                previous, scrolled_from = None, box
+                continue
+        if box is not None and box == previous and locator.evaluate(ON_TOP):
+            return
+        if time.monotonic() > deadline:
+            raise ScreenAssertionError(
+                f"{what!r} did not stand still (drawn at {box}, before at {previous}, "
+                f"on top: {box is not None and locator.evaluate(ON_TOP)}). {what_the_screen_shows(page)}"
+            )
+        previous = box
+        next_frame(page)
+
+
+SCREEN_MARGIN = 16
+"""How far from the screen's lower edge a control to be tapped must end."""
+
+APPBAR_HEIGHT = 64
+"""Where the list under the app bar begins: a control above it is under the bar, not tappable."""
+
+
+def next_frame(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the browser has drawn the next frame (two animation frames: the next one is complete)."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 ON_TOP = """element => {
     const r = element.getBoundingClientRect();
     const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
@@ -218,6 +347,7 @@ class Taps:
         locator = self.page.get_by_role(role, name=name, exact=exact)
         try:
             locator.first.wait_for(timeout=patient(timeout))
+            stand_still(self.page, locator.first, name, patient(timeout))
             locator.first.click(timeout=patient(timeout))
         except PlaywrightError as error:
             raise waited(self.page, f"no {role} named {name!r} to tap", error) from None
@@ -225,36 +355,8 @@ class Taps:
 
     def type(self, label: str, text: str, *, timeout: float = 15_000) -> None:
         """Type ``text`` into the text field labelled ``label`` (one value typed counts one)."""
-        try:
-            self._type(label, text, patient(timeout))
-        except PlaywrightError as error:
-            raise waited(self.page, f"could not type {text!r} into the field {label!r}", error) from None
+        type_into(self.page, label, text, timeout=timeout)
         self.count += 1
-
-    def _type(self, label: str, text: str, timeout: float) -> None:
-        field = self.page.get_by_role("textbox", name=label, exact=True).first
-        field.wait_for(timeout=timeout)
-        # A tap lands where Flutter drew the field: wait until the list under it stopped moving
-        # and nothing else is drawn on that spot, or the tap presses whatever is there instead.
-        field.scroll_into_view_if_needed()
-        previous = None
-        for _ in range(40):
-            box = field.bounding_box()
-            if box is not None and box == previous and field.evaluate(ON_TOP):
-                break
-            previous = box
-            self.page.wait_for_timeout(100)
-        for _ in range(3):
-            field.click()
-            # Flutter moves its one text-editing element to the tapped field: wait until it is there.
-            self.page.wait_for_function(
-                "label => document.activeElement && document.activeElement.getAttribute('aria-label') === label",
-                arg=label,
-                timeout=timeout,
-            )
-            field.fill(text)
-            if field.input_value() == text:
-                break
 
     def reset(self) -> int:
         """The count so far, and start counting anew."""
@@ -337,7 +439,7 @@ def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int =
     for delta in (300, -300):
         for _ in range(steps):
             if locator.count():
-                locator.first.scroll_into_view_if_needed()
+                stand_still(page, locator.first, str(name), patient())
                 return locator.first
             page.mouse.wheel(0, delta)
             page.wait_for_timeout(150)
@@ -346,7 +448,7 @@ def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int =
 
 def open_page(browser, url: str):  # type: ignore[no-untyped-def]
     """A phone-size page on ``url`` with Flutter's semantics tree switched on."""
-    page = browser.new_page(viewport=PHONE)
+    page = with_editing_probe(browser.new_page(viewport=PHONE))
     _open_pages.add(page)
     page.goto(url)
     enable_semantics(page)

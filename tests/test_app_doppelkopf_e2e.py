@@ -23,6 +23,7 @@ from storage import SheetStore
 from .browser import (
     Taps,
     body_text,
+    next_frame,
     open_page,
     patient,
     record_taps,
@@ -30,8 +31,11 @@ from .browser import (
     screenshot,
     scroll_to,
     sheet_files,
+    stand_still,
+    type_into,
     wait_for_control,
     wait_for_text,
+    wait_until,
 )
 
 pytestmark = pytest.mark.browser
@@ -136,16 +140,6 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("doppelkopf-store")
 
 
-
-
-
-
-
-
-SETTLE_MS = 300
-"""After a tap that changes nothing the panel shows in words (opening a section), a short wait for the redraw."""
-
-
 def summary(page) -> str:  # type: ignore[no-untyped-def]
     """The panel's "Gewählt: ..." line: what the taps so far make."""
     return next((line for line in body_text(page).splitlines() if line.startswith("Gewählt: ")), "")
@@ -154,13 +148,9 @@ def summary(page) -> str:  # type: ignore[no-untyped-def]
 def settle(page, before: str | None, name: str) -> None:  # type: ignore[no-untyped-def]
     """Wait until the app has answered the tap: the "Gewählt" line changed (a lost tap fails the test)."""
     if before is None:
-        page.wait_for_timeout(SETTLE_MS)
+        next_frame(page)
         return
-    for _ in range(100):
-        if summary(page) != before:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"The tap on {name!r} changed nothing: {before}")
+    wait_until(page, lambda: summary(page) != before, f"the panel showing the tap on {name!r} (it showed {before!r})")
 
 
 def tap(taps: Taps, role: str, name: str, *, changes: bool = True) -> None:
@@ -171,17 +161,9 @@ def tap(taps: Taps, role: str, name: str, *, changes: bool = True) -> None:
 
 
 def type_in(taps: Taps, label: str, text: str) -> None:
-    """One value typed (counted once). Flutter's web text field now and then misses the focusing click
-    in headless Chromium; then the value is typed once more, as a player whose field did not open."""
+    """One value typed (counted once); waits for the panel to show what it makes."""
     before = summary(taps.page)
     taps.type(label, text)
-    for _ in range(30):
-        if summary(taps.page) != before:
-            return
-        taps.page.wait_for_timeout(100)
-    field = taps.page.get_by_role("textbox", name=label, exact=True).first
-    field.click()
-    field.fill(text)
     settle(taps.page, before, label)
 
 
@@ -189,31 +171,24 @@ def to_top(page) -> None:  # type: ignore[no-untyped-def]
     """Scroll the sheet back to the panel's first row, as a player does before the next game."""
     page.mouse.move(200, 600)
     page.mouse.wheel(0, -4000)
-    page.wait_for_timeout(SETTLE_MS)
+    next_frame(page)
 
 
 def click(page, name: str, *, changes: bool = False) -> None:  # type: ignore[no-untyped-def]
     """A tap that is not counted (the test's own moves: opening a line, signing)."""
     before = summary(page) if changes else None
-    page.get_by_role("button", name=name, exact=True).first.click()
+    button = page.get_by_role("button", name=name, exact=True).first
+    stand_still(page, button, name, patient())
+    button.click()
     settle(page, before, name)
 
 
 def fill(page, label: str, text: str, *, changes: bool = False) -> None:  # type: ignore[no-untyped-def]
-    """Type into a field, not counted; focused by a click first, as a player does (see ``type_in``)."""
-    before = summary(page)
-    field = page.get_by_role("textbox", name=label, exact=True).first
-    for _ in range(2):
-        field.click()
-        field.fill(text)
-        if not changes:
-            page.wait_for_timeout(SETTLE_MS)
-            return
-        for _ in range(30):
-            if summary(page) != before:
-                return
-            page.wait_for_timeout(100)
-    raise AssertionError(f"Typing into {label!r} changed nothing: {before}")
+    """Type into a field, not counted (``type_into``); with ``changes``, wait for the panel to show it."""
+    before = summary(page) if changes else None
+    type_into(page, label, text)
+    if before is not None:
+        settle(page, before, label)
 
 
 def enter(taps: Taps, game: Game) -> None:

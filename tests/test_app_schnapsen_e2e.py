@@ -21,6 +21,7 @@ from .browser import (
     PHONE,
     Taps,
     body_text,
+    next_frame,
     open_page,
     patient,
     record_taps,
@@ -29,6 +30,8 @@ from .browser import (
     screenshot,
     scroll_to,
     sheet_files,
+    stand_still,
+    type_into,
     wait_for_control,
     wait_for_locator,
     wait_for_text,
@@ -113,12 +116,6 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     running.stack.close()
 
 
-
-
-
-
-
-
 def stored(data_dir: Path, title: str) -> Sheet:
     store = SheetStore(data_dir)
     for name in sheet_files(data_dir):
@@ -158,6 +155,7 @@ def tap(taps: Taps, page: Any, name: str) -> None:
     """Tap a button of the panel; after a game or an announcer, wait until the panel shows it
     (the rows below move when the announcer's row comes in)."""
     reach(page, name)
+    stand_still(page, page.get_by_role("button", name=name, exact=True).first, name, patient())
     taps.tap("button", name)
     if name.endswith(")"):
         wait_for_text(page, name.split(" (")[0] + ": ", 10_000)
@@ -168,7 +166,9 @@ def tap(taps: Taps, page: Any, name: str) -> None:
 def click(page: Any, name: str) -> None:
     """A tap that is not counted (screenshots, corrections)."""
     reach(page, name)
-    page.get_by_role("button", name=name, exact=True).first.click()
+    button = page.get_by_role("button", name=name, exact=True).first
+    stand_still(page, button, name, patient())
+    button.click()
 
 
 def play(taps: Taps, page: Any, buttons: list[str], number: int) -> int:
@@ -182,9 +182,9 @@ def play(taps: Taps, page: Any, buttons: list[str], number: int) -> int:
 
 
 def settle(page: Any, text: str) -> None:
-    """Wait for ``text``, then for Flutter to rebuild the panel's semantics (a tap at once can miss)."""
+    """Wait for ``text``, then for the frame after it (Flutter lays the panel out anew with it)."""
     wait_for_text(page, text, 10_000)
-    page.wait_for_timeout(400)
+    next_frame(page)
 
 
 def correct(page: Any, taps: Taps, entry: int, reason: str) -> None:
@@ -193,7 +193,6 @@ def correct(page: Any, taps: Taps, entry: int, reason: str) -> None:
     taps.tap("button", f"Eintrag {entry} korrigieren")
     settle(page, f"Spiel {entry} korrigieren: richtig ist")
     taps.type("Grund der Änderung", reason)
-    page.wait_for_timeout(600)
 
 
 def house_rules(page: Any, control: Any) -> Any:
@@ -211,34 +210,20 @@ def house_rules(page: Any, control: Any) -> Any:
 
 
 def sign(page: Any, data_dir: Path, ruleset: str, name: str) -> Sheet:
-    """Close and sign; the stored sheet ends with the signed close.
-
-    Under load the browser can send the tap before the typed name reached the app, which then
-    says "Bitte mit Namen unterschreiben." and saves nothing: then the player signs again."""
+    """Close and sign; the stored sheet ends with the signed close."""
     click(page, "Abschließen")
-    for _ in range(3):
-        reach(page, "Unterschrift (Name)", role="textbox")
-        field = page.get_by_role("textbox", name="Unterschrift (Name)", exact=True).first
-        field.click()
-        field.fill(name)
-        page.wait_for_timeout(600)
-        click(page, "Abschließen und unterschreiben")
+    reach(page, "Unterschrift (Name)", role="textbox")
+    type_into(page, "Unterschrift (Name)", name)
+    click(page, "Abschließen und unterschreiben")
 
-        def answered() -> Sheet | str | None:
-            """The closed sheet once stored, "again" once the app asked for the name, else None."""
-            sheet = stored(data_dir, ruleset)
-            if sheet.entries[-1].kind == "close":
-                return sheet
-            return "again" if "Bitte mit Namen unterschreiben" in body_text(page) else None
+    def closed() -> Sheet | None:
+        sheet = stored(data_dir, ruleset)
+        return sheet if sheet.entries[-1].kind == "close" else None
 
-        # Wait for the app's answer (a state), not for a time: on a busy machine storing the close
-        # takes longer than any pause tuned to a quiet one, and signing again then finds no form.
-        sheet = wait_until(page, answered, f"{ruleset}: the close stored or the app asking for the name")
-        if isinstance(sheet, Sheet):
-            assert sheet.entries[-1].data["signed_by"] == name and sheet.entries[-1].device == DEVICE
-            wait_for_text(page, "Ergebnis")
-            return sheet
-    raise AssertionError(f"{ruleset} was not closed; the page shows:\n{body_text(page)}")
+    sheet = wait_until(page, closed, f"{ruleset}: the signed close stored")
+    assert sheet.entries[-1].data["signed_by"] == name and sheet.entries[-1].device == DEVICE
+    wait_for_text(page, "Ergebnis")
+    return sheet
 
 
 def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> None:
