@@ -126,6 +126,13 @@ class Session:
         except RuntimeError:  # the window is gone: its screen sleeps anyway
             pass
 
+    def reconnected(self) -> None:
+        """The window came back (a reload, a phone waking up): show every open sheet and the list as
+        they are now; what changed while it was away was not drawn (``SheetState.redraw``)."""
+        self.app.refresh()
+        for state in self.sheets.values():
+            state.redraw()
+
     def saved(self, sheet_id: str, closed: bool) -> None:
         """A signed sheet of the joined tournament goes to the organizer, and so do its later corrections."""
         state = self.sheets.get(sheet_id)
@@ -340,6 +347,7 @@ def App() -> Any:
             page.update()
 
     ft.use_effect(apply_theme, dependencies=[mode])
+    ft.use_effect(lambda: setattr(ft.context.page, "on_connect", lambda _: session.reconnected()), dependencies=[])
     return SESSION(session, lambda: LOOKS(session.settings, lambda: ft.Router(ROUTES, manage_views=True)))
 
 

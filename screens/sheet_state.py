@@ -109,6 +109,15 @@ class SheetState:
         self.load()
         return True
 
+    def redraw(self) -> None:
+        """Show the sheet as it is now, after the window reconnected (a reloaded page).
+
+        While a window is away its screen is not redrawn (Flet drops the updates), but the follower goes
+        on reading the file: a game another window wrote in that time is in this state, not on the
+        screen. Reads the file if it changed since, and redraws either way; a draft stays as it is."""
+        if not self.refresh_if_changed() and self.sheet is not None:
+            assign(self, sheet=self.sheet, score=self.score, lines=self.lines)
+
     def load(self) -> None:
         """Read the sheet from the store and score it; a damaged or foreign sheet gives a message."""
         self._stamp = self._file_stamp()
