@@ -55,13 +55,13 @@ def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str, sign
                 )
                 controls.append(
                     ft.TextField(
-                        label="Vermerk der Turnierleitung", value=note.current, on_change=lambda e: set_note(e.control.value)
+                        label="Vermerk der Turnierleitung", value=note.current or "", on_change=lambda e: set_note(e.control.value)
                     )
                 )
             controls.append(
                 ft.TextField(
                     label="Unterschrift (Name)",
-                    value=signature.current,
+                    value=signature.current or "",
                     error=state.error if state.error else None,
                     on_change=lambda e: set_signer(e.control.value),
                     text_size=18,
