@@ -323,8 +323,24 @@ APPBAR_HEIGHT = 64
 
 
 def next_frame(page) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the browser has drawn the next frame (two animation frames: the next one is complete)."""
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    """Wait until the browser has drawn the next frame (two animation frames: the next one is complete).
+
+    A page in the background gets no animation frames at all, so waiting for one would wait forever:
+    that is reported at once (bring the page to the front first), and a page that draws no frame for
+    ``patient()`` is reported with what it shows."""
+    answer = page.evaluate(NEXT_FRAME, patient(15_000))
+    if answer != "frame":
+        raise ScreenAssertionError(
+            f"the page drew no frame ({answer}): a page in the background gets no animation frames, "
+            f"bring it to the front first. {what_the_screen_shows(page)}"
+        )
+
+
+NEXT_FRAME = """limit => new Promise(done => {
+    if (document.visibilityState !== "visible") { done("hidden"); return; }
+    const stalled = setTimeout(() => done(document.visibilityState !== "visible" ? "hidden" : "stalled"), limit);
+    requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(stalled); done("frame"); }));
+})"""
 
 
 ON_TOP = """element => {

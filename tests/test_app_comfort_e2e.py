@@ -18,6 +18,7 @@ from .browser import (
     Taps,
     body_text,
     enable_semantics,
+    next_frame,
     open_page,
     patient,
     running_app,
@@ -112,7 +113,7 @@ def walk(page: Any, problems: dict[str, list[str]], screen: str) -> None:
     page.mouse.move(200, 600)
     named = 0
     for _ in range(12):
-        page.wait_for_timeout(300)
+        next_frame(page)
         seen = page.evaluate(UNLABELLED)
         named = max(named, seen["named"])
         for problem in seen["found"]:
@@ -121,7 +122,8 @@ def walk(page: Any, problems: dict[str, list[str]], screen: str) -> None:
             problems.setdefault(screen, []).append(f"abgeschnitten: {problem}")
         before = page.evaluate("document.body.innerText.length + document.querySelectorAll('flt-semantics').length")
         page.mouse.wheel(0, 500)
-        page.wait_for_timeout(200)
+        next_frame(page)
+        next_frame(page)
         after = page.evaluate("document.body.innerText.length + document.querySelectorAll('flt-semantics').length")
         if before == after and _ > 2:
             break

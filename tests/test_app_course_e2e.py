@@ -13,7 +13,7 @@ from scoring.course import course
 from screens.course_chart import LEFT_AXIS
 from storage import SheetStore
 
-from .browser import Taps, body_text, open_page, patient, running_app, screenshot, wait_for_text
+from .browser import Taps, body_text, next_frame, open_page, patient, running_app, screenshot, stand_still, wait_for_text
 from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -38,17 +38,39 @@ def point_position(page, chart, x: int, count: int, value: float, low: float, hi
     return left + (x - 0.5) / count * width, top + (high - value) / (high - low) * height
 
 
-def into_view(page, chart) -> None:  # type: ignore[no-untyped-def]
-    """Scroll the Flutter view (mouse wheel: a semantics node's scroll_into_view does not move the
-    canvas) until the whole chart is on screen."""
+def in_view(page, chart) -> None:  # type: ignore[no-untyped-def]
+    """Scroll the Flutter view with the mouse wheel until the chart's node exists, then until it stands
+    still wholly on screen (``stand_still``: frame by frame, never for a time)."""
     page.mouse.move(200, 500)
     for _ in range(40):
-        box = chart.bounding_box()
-        if box is not None and box["y"] >= 60 and box["y"] + box["height"] <= page.viewport_size["height"]:
+        if chart.count() and chart.bounding_box() is not None:
+            break
+        page.mouse.wheel(0, 200)
+        next_frame(page)
+    stand_still(page, chart, "Spielverlauf", patient())
+
+
+POINT_ON_TOP = """(element, [x, y]) => {
+    const top = document.elementFromPoint(x, y);
+    return top !== null && (top === element || element.contains(top));
+}"""
+"""Whether a tap at (x, y) reaches the chart, not the sheet's totals header drawn over its top."""
+
+
+def tap_point(page, chart, x: int, count: int, value: float, low: float, high: float) -> None:  # type: ignore[no-untyped-def]
+    """Tap the chart's point at ``x`` once the chart stands still and the point itself is not covered
+    by the header that stays put while the sheet scrolls; a covered point is wheeled to mid-screen."""
+    viewport = page.viewport_size
+    for _ in range(5):
+        in_view(page, chart)
+        px, py = point_position(page, chart, x, count, value, low, high)
+        if chart.evaluate(POINT_ON_TOP, [px, py]):
+            page.mouse.click(px, py)
             return
-        page.mouse.wheel(0, 200 if box is None or box["y"] >= 60 else -200)
-        page.wait_for_timeout(200)
-    raise AssertionError(f"the chart never came fully into view: {chart.bounding_box()}")
+        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+        page.mouse.wheel(0, py - viewport["height"] / 2)
+        next_frame(page)
+    raise AssertionError(f"point {x} of the chart stayed covered: chart at {chart.bounding_box()}")
 
 
 def open_sheet(page, title: str):  # type: ignore[no-untyped-def]
@@ -57,8 +79,7 @@ def open_sheet(page, title: str):  # type: ignore[no-untyped-def]
     row.first.click()
     page.get_by_text("Spielverlauf · ").first.wait_for(timeout=patient())
     chart = page.locator("flt-semantics").filter(has=page.locator(":scope > span", has_text="Spielverlauf über")).last
-    into_view(page, chart)
-    page.wait_for_timeout(500)
+    in_view(page, chart)
     return chart
 
 
@@ -71,7 +92,7 @@ def scrolled_to_text(page, expected: str, steps: int = 30) -> str:  # type: igno
         if expected in text:
             return text
         page.mouse.wheel(0, 250)
-        page.wait_for_timeout(200)
+        next_frame(page)
     raise AssertionError(f"{expected!r} did not appear on the page; it shows:\n{body_text(page)}")
 
 
@@ -90,7 +111,7 @@ def test_watten_chart_point_opens_its_explanation(browser, tmp_path: Path) -> No
         # tap game 12: B won 5 after 4 (4:9), Bummerl 2; its explanation opens under the chart
         x = 12
         value = data.series[1].values[x - 1]
-        page.mouse.click(*point_position(page, chart, x, len(data.points), value, data.low, data.high))
+        tap_point(page, chart, x, len(data.points), value, data.low, data.high)
         line = next(ln for ln in score.lines if ln.entry == data.entry_at(x))
         shown = wait_for_text(page, f"Punkt {x}: {line.entry}. Spiel")
         for explanation in line.explanation:
@@ -114,12 +135,11 @@ def test_open_sheet_shows_the_chart_on_a_tap_with_the_schneider_line(browser, tm
         taps.tap("button", "Anzeigen", exact=False)
         chart = page.locator("flt-semantics").filter(has=page.locator(":scope > span", has_text="Spielverlauf über")).last
         chart.wait_for(timeout=patient())
-        into_view(page, chart)
-        page.wait_for_timeout(500)
+        in_view(page, chart)
         text = body_text(page)
         assert "Schneider bei 0" in text and "Ende Bummerl 3 (Hans Pichler: Schneider) mit Eintrag 11" in text
         x = 4
-        page.mouse.click(*point_position(page, chart, x, len(data.points), data.series[2].values[x - 1], data.low, data.high))
+        tap_point(page, chart, x, len(data.points), data.series[2].values[x - 1], data.low, data.high)
         line = next(ln for ln in score.lines if ln.entry == data.entry_at(x))
         shown = wait_for_text(page, f"Punkt {x}: {line.entry}. Spiel")
         assert all(f"{e.rule}: {e.text}" in shown for e in line.explanation)

@@ -18,7 +18,6 @@ from scoring import Sheet, find_ruleset
 from storage import SheetStore
 
 from .browser import (
-    PHONE,
     Taps,
     body_text,
     next_frame,
@@ -132,15 +131,7 @@ def reach(page: Any, name: str, role: str = "button") -> None:
     feet, and the next taps can miss; a player scrolls first, then taps."""
     button = page.get_by_role(role, name=name, exact=True).first
     button.wait_for(timeout=patient())
-    for _ in range(10):
-        box = button.bounding_box()
-        if box is not None and button.evaluate(ON_TOP) and box["y"] + box["height"] <= PHONE["height"] - 10:
-            return
-        delta = 300 if box is None or box["y"] > PHONE["height"] / 2 else -300
-        page.mouse.move(200, 600)
-        page.mouse.wheel(0, delta)
-        page.wait_for_timeout(250)
-    raise AssertionError(f"cannot scroll to the button {name!r}")
+    stand_still(page, button, name, patient())
 
 
 ON_TOP = """element => {

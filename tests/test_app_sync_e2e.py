@@ -116,11 +116,11 @@ def test_two_phones_carry_a_tables_two_sheets_to_the_organizer(browser: Any, tmp
             # Phone B corrects game 3 after signing: the new revision goes out, the host names the game.
             page = pages["B"]
             page.bring_to_front()
-            scroll_to(page, "button", re.compile(r"^3\. Spiel ")).click()
-            page.get_by_role("button", name="Eintrag 3 korrigieren").click()
-            Taps(page).type("Grund der Änderung", "Spiel 3 war +3")
-            page.wait_for_timeout(400)
-            page.get_by_role("button", name=f"+3 für {A}").click()
+            taps = Taps(page)
+            scroll_to(page, "button", re.compile(r"^3\. Spiel ")).click()  # scroll_to waits until it stands still
+            taps.tap("button", "Eintrag 3 korrigieren")
+            taps.type("Grund der Änderung", "Spiel 3 war +3")
+            taps.tap("button", f"+3 für {A}")
             wait_for_text(page, "Eintrag 3 korrigiert")  # a sheet that went out before goes out again by itself
             deadline = time.monotonic() + 60
             while not (table := table_state(host))["comparison"] or table["comparison"]["agree"]:
