@@ -159,7 +159,11 @@ def _sync(state: SheetState, tournament: TournamentState) -> ft.Control | None:
     elif sync is None or sync.state == "not_sent" or sync.revision > sync.acknowledged_revision:
         what = "Jetzt senden" if state.closed else "Zwischenstand senden"
         controls.append(ft.TextButton(what, icon=ft.Icons.SEND, height=44, on_click=lambda _: tournament.queue(sheet_id)))
-    return ft.Row(controls=controls, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    row = ft.Row(controls=controls, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    holdup = tournament.holdup(sheet_id)
+    if holdup is None:
+        return row
+    return ft.Column(spacing=2, controls=[row, ft.Text(holdup, size=13, color=ft.Colors.ERROR)])
 
 
 @scaling

@@ -398,6 +398,18 @@ class TournamentState:
         if problem != self.problem:
             self.problem = problem
 
+    def holdup(self, sheet_id: str) -> str | None:
+        """Why a sheet that waits to go out does not go out now (the sender's problem, German), for the
+        sheet's own screen: a player inside the sheet does not see the start screen's notice. ``None``
+        when nothing of this sheet waits or nothing holds it up."""
+        state = self.states.get(sheet_id)
+        if self.problem is None or state is None or self.credentials is None:
+            return None
+        waiting = state.state == SheetSyncState.WAITING or (
+            state.state != SheetSyncState.NOT_SENT and state.revision > state.acknowledged_revision
+        )
+        return f"Senden klappt gerade nicht: {self.problem}" if waiting else None
+
     def label(self, sheet_id: str) -> str | None:
         """Where the sheet stands: "beim Veranstalter", "wartet auf Versand", "abgelehnt: …"; ``None`` if not sent."""
         state = self.states.get(sheet_id)

@@ -70,6 +70,9 @@ def test_a_revoked_phone_is_told_so_and_keeps_its_sheet(browser: Any, tmp_path: 
         wait_for_text(phone, "Spiel 2 eingetragen")
         taps.tap("button", "Zwischenstand senden")
         wait_for_text(phone, "Veranstalter: wartet auf Versand")
+        # The sheet itself says why it does not go out, not only the start screen.
+        wait_for_text(phone, f"Senden klappt gerade nicht: Der Veranstalter nimmt von diesem Handy nichts an: {REVOKED}", 60_000)
+        screenshot(phone, "turnier-blatt-abgemeldet.png")
         taps.tap("button", "Back")  # the start screen says why nothing goes out
         wait_for_text(phone, f"Senden klappt gerade nicht: Der Veranstalter nimmt von diesem Handy nichts an: {REVOKED}", 60_000)
         screenshot(phone, "turnier-handy-abgemeldet.png")
