@@ -25,6 +25,8 @@ assigns on first registration); ``aliases`` map a merged record's id to the id i
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Mapping, Sequence
 from typing import Literal
@@ -32,6 +34,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from .limits import MAX_NAME, MAX_NUMBER
+from .messages import text_cell
 from .model import Frozen
 from .standings import NOT_PLAYED, Standings
 
@@ -113,7 +116,10 @@ participation suffices."""
 
 def parse_place_points(text: str) -> tuple[int, ...]:
     """The points-per-place table as an organizer types it ("25, 20, 16" or "25-20-16" or one per line)."""
-    parts = [p for p in re.split(r"[\s,;\-]+", text.strip()) if p]
+    text = text.strip()
+    if re.search(r"(^|[\s,;]|-)-|-$", text):
+        raise SeasonError("Punktetabelle: Punkte sind ganze Zahlen ≥ 0 (ein Minus steht nur zwischen zwei Zahlen: 25-20-16)")
+    parts = [p for p in re.split(r"[\s,;\-]+", text) if p]
     if not parts:
         raise SeasonError("Punktetabelle: bitte Punkte je Platz eingeben, z. B. 25, 20, 16, 13")
     if len(parts) > MAX_PLACES:
@@ -344,3 +350,34 @@ def _level(a: tuple[int, ...], b: tuple[int, ...]) -> int:
         if x != y:
             return i
     return 3
+
+
+def season_csv(standings: SeasonStandings) -> str:
+    """The season standings as CSV (``;``-separated, as German spreadsheets open it), then the scheme
+    and the note that the rule documents define no season, then one row per player and tournament."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerow(standings.header)
+    for row in standings.table():
+        writer.writerow([text_cell(cell) if isinstance(cell, str) else cell for cell in row])
+    writer.writerow([])
+    writer.writerow(["Schema", text_cell(standings.scheme.describe())])
+    for note in standings.notes:
+        writer.writerow(["Hinweis", text_cell(note)])
+    writer.writerow([])
+    writer.writerow(["Spieler", "Turnier", "Datum", "Platz", "Teilnehmer", "Eigene Punkte", "Saisonpunkte", "Gezählt"])
+    for r in standings.rows:
+        for x in r.results:
+            writer.writerow(
+                [
+                    text_cell(r.name),
+                    text_cell(x.tournament_name),
+                    x.date or "",
+                    x.rank,
+                    x.field,
+                    x.own_points,
+                    x.season_points,
+                    "ja" if x.counted else text_cell(x.why),
+                ]
+            )
+    return out.getvalue()

@@ -41,9 +41,16 @@ class HostProcess:
     """``tischblock host`` in a child process; ``url``, ``join_line``, ``fingerprint`` once started."""
 
     def __init__(
-        self, data_dir: Path, *, https: bool = True, tournament: str = "Kathreinwatten Söll 2026", port: int | None = None
+        self,
+        data_dir: Path,
+        *,
+        https: bool = True,
+        tournament: str = "Kathreinwatten Söll 2026",
+        port: int | None = None,
+        database_url: str | None = None,
     ) -> None:
         self.data_dir = data_dir
+        self.database_url = database_url
         self.https = https
         self.tournament = tournament
         self.port = port or free_port()
@@ -74,6 +81,8 @@ class HostProcess:
         cmd += ["--wrong-passwords-per-minute", "1000"]  # the tests try wrong passwords on purpose
         if not self.https:
             cmd.append("--insecure-http")
+        if self.database_url:
+            cmd += ["--database-url", self.database_url]
         return cmd
 
     def start(self, timeout: float = 60.0) -> HostProcess:

@@ -144,7 +144,9 @@ def test_place_points_as_typed(text: str, expected: tuple[int, ...]) -> None:
     assert parse_place_points(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "  ", "zehn", "1.5", "9" * 40, "99999999", "-", ",".join(["1"] * 1001)])
+@pytest.mark.parametrize(
+    "text", ["", "  ", "zehn", "1.5", "9" * 40, "99999999", "-", "-1", "10, -5", "10--5", "10-", ",".join(["1"] * 1001)]
+)
 def test_bad_place_points_are_refused_in_german(text: str) -> None:
     with pytest.raises(SeasonError, match="Punktetabelle"):
         parse_place_points(text)

@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy import func, insert, select, update
 
+from scoring import all_rulesets
 from scoring.engine import german_validation_message
 from scoring.plan import TournamentPlan
 from scoring.roster import Entrant
@@ -189,8 +190,31 @@ class League:
         with self.store._write() as conn:
             conn.execute(season_tournaments.delete().where(season_tournaments.c.tournament_id == tournament_id))
             conn.execute(insert(season_tournaments).values(tournament_id=tournament_id, season_id=season_id, joined_at=utcnow()))
+        self._relink(tournament_id, season_id)
         self.link(tournament_id, self._entrants(tournament_id))
         return season
+
+    def _relink(self, tournament_id: str, season_id: str) -> None:
+        """A tournament that joins later: an entrant with a new host-assigned id (used nowhere else) takes
+        the id of the season's player of exactly that name, as if it had been in the season at registration."""
+        others = self.season_players(season_id)
+        mine = self.player_ids(tournament_id)
+        by_name: dict[str, list[Player]] = {}
+        for p in others:
+            if p.id not in mine.values():
+                by_name.setdefault(p.name.casefold(), []).append(p)
+        with self.store._write() as conn:
+            for start_number, pid in mine.items():
+                if not pid.startswith("T-"):
+                    continue
+                used = conn.execute(
+                    select(func.count()).select_from(roster_players).where(roster_players.c.player_id == pid)
+                ).scalar()
+                name = conn.execute(select(players.c.name).where(players.c.id == pid)).scalar()
+                same = by_name.get(str(name).casefold(), [])
+                if used == 1 and len(same) == 1:
+                    key = (roster_players.c.tournament_id == tournament_id) & (roster_players.c.start_number == start_number)
+                    conn.execute(update(roster_players).where(key).values(player_id=same[0].id))
 
     def season_of(self, tournament_id: str) -> Season | None:
         with self.store._read() as conn:
@@ -305,6 +329,12 @@ class League:
             raise LeagueError(f"'{source.name}' ({source.id}) ist schon mit {source.merged_into} zusammengeführt")
         if target.merged_into is not None:
             raise LeagueError(f"'{target.name}' ({target.id}) ist selbst schon mit {target.merged_into} zusammengeführt")
+        both = self._tournaments_of(resolve(from_id, self.aliases())) & self._tournaments_of(resolve(into_id, self.aliases()))
+        if both:
+            raise LeagueError(
+                f"'{source.name}' und '{target.name}' spielten beide im Turnier '{sorted(both)[0]}': "
+                "das sind zwei Personen, nichts wurde zusammengeführt"
+            )
         at = utcnow()
         with self.store._write() as conn:
             done = conn.execute(
@@ -317,6 +347,13 @@ class League:
             )
             merge_id = conn.execute(select(func.max(player_merges.c.id))).scalar()
         return Merge(int(merge_id or 0), from_id, into_id, reason, by, at)
+
+    def _tournaments_of(self, player_id: str) -> set[str]:
+        """The tournaments a player (with every record merged into it) took part in."""
+        ids = {player_id} | {a for a, b in self.aliases().items() if resolve(b, self.aliases()) == player_id}
+        query = select(roster_players.c.tournament_id).where(roster_players.c.player_id.in_(sorted(ids)))
+        with self.store._read() as conn:
+            return set(conn.execute(query).scalars())
 
     def merges(self) -> list[Merge]:
         with self.store._read() as conn:
@@ -347,7 +384,10 @@ class League:
             given.append(SeasonTournament(id=tournament.id, name=tournament.name, date=date, placings=placings))
         aliases = self.aliases()
         names = {p.id: p.name for p in self.season_players(season_id)}
-        return season_standings(given, season.scheme, aliases=aliases, names=names)
+        try:
+            return season_standings(given, season.scheme, aliases=aliases, names=names)
+        except SeasonError as error:  # e.g. one person twice in a tournament after a merge by hand in the database
+            raise LeagueError(f"Die Saisonwertung geht so nicht: {error}") from None
 
 
 def scheme_from_form(name: str, points: str, place_points: str, best_of: str, min_participations: str) -> SeasonScheme:
@@ -381,8 +421,6 @@ def _season(r: Any) -> Season:
 
 
 def _ruleset_ids() -> set[str]:
-    from scoring import all_rulesets
-
     return {r.id for r in all_rulesets()}
 
 
