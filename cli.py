@@ -8,6 +8,7 @@
     tischblock export FILE [--csv DIR]   back up every stored sheet to one JSON file (and CSVs)
     tischblock import FILE          restore a backup; never replaces a newer stored sheet
     tischblock host                 serve the organizer's host: collects every table's sheets (HTTPS)
+    tischblock host import-into URL copy an evening's SQLite into the league's PostgreSQL (idempotent)
 
 ``--data-dir DIR`` (before or after the command) chooses the store; default: ``TISCHBLOCK_DATA_DIR``,
 the packaged app's data directory, or the platform's user data directory (see ``storage/paths.py``).
@@ -249,6 +250,41 @@ def cmd_host(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_host_import_into(args: argparse.Namespace) -> int:
+    """Copy an evening's SQLite into the league's database; a second run changes nothing."""
+    from storage.paths import data_dir
+    from sync.host.files import private_umask
+    from sync.host.transfer import import_into
+
+    explicit = getattr(args, "data_dir", None)
+    folder = Path(explicit) if explicit else data_dir() / "host"
+    private_umask()
+    try:
+        report = import_into(folder, args.url, season=args.season)
+    except ValueError as error:  # ImportRefused, LeagueError: German, nothing written
+        raise CliError(str(error)) from None
+    except Exception as error:  # the database unreachable, a wrong URL
+        raise CliError(f"Die Datenbank der Liga ist nicht erreichbar oder lehnt ab: {type(error).__name__}") from None
+    names = ", ".join(report.tournaments) or "keine"
+    if report.changed:
+        print(f"Übernommen nach {_shown_url(args.url)}: Turniere {names}")
+    else:
+        print(f"Nichts zu tun: alles schon in {_shown_url(args.url)} (Turniere {names})")
+    for line in report.lines():
+        print(line)
+    return 0
+
+
+def _shown_url(url: str) -> str:
+    """A database URL without its password, for the terminal."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(die angegebene Datenbank)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     data_dir = argparse.ArgumentParser(add_help=False)
     data_dir.add_argument(
@@ -297,6 +333,15 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--wrong-codes-per-minute", type=int, default=5, help=argparse.SUPPRESS)
     host.add_argument("--wrong-passwords-per-minute", type=int, default=10, help=argparse.SUPPRESS)
     host.set_defaults(func=cmd_host)
+    host_sub = host.add_subparsers(dest="host_command", required=False, metavar="import-into")
+    into = host_sub.add_parser(
+        "import-into",
+        parents=[data_dir],
+        help="den Abend dieses Datenverzeichnisses (SQLite) in die PostgreSQL-Datenbank der Liga übernehmen",
+    )
+    into.add_argument("url", help="die Datenbank der Liga: postgresql+psycopg://BENUTZER@SERVER/DATENBANK")
+    into.add_argument("--season", help="die Turniere dieser Saison (ihre ID) der Liga zuordnen")
+    into.set_defaults(func=cmd_host_import_into)
     return parser
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -27,6 +28,8 @@ class Entrant(Frozen):
     members: tuple[str, ...] = ()
     """A team's players (Watten, Bauernschnapsen: two)."""
     club: str | None = Field(default=None, max_length=MAX_NAME)
+    player_pass: str | None = Field(default=None, max_length=40, pattern=r"^[A-Za-z0-9][A-Za-z0-9./-]{0,39}$")
+    """The Spielerpass number, if the roster gives one: the player's id across a season's evenings."""
 
 
 class RosterError(ValueError):
@@ -63,6 +66,11 @@ _COLUMNS: dict[str, str] = {
     "mitglieder": "members",
     "verein": "club",
     "club": "club",
+    "spielerpass": "player_pass",
+    "spielerpass nr": "player_pass",
+    "spielerpass nr.": "player_pass",
+    "spielerpassnummer": "player_pass",
+    "player pass": "player_pass",
 }
 """Header names a roster may use (compared case-insensitively, ``_`` read as a space)."""
 
@@ -134,7 +142,7 @@ class Roster(Frozen):
         for index, (raw, field) in enumerate(zip(header, fields, strict=True)):
             if field is None:
                 problems.append(
-                    f"Zeile {header_line}: unbekannte Spalte '{_shown(raw.strip())}' (erlaubt: Startnummer, Name, Spieler 1, Spieler 2, Verein)"
+                    f"Zeile {header_line}: unbekannte Spalte '{_shown(raw.strip())}' (erlaubt: Startnummer, Name, Spieler 1, Spieler 2, Verein, Spielerpass)"
                 )
             elif field in fields[:index]:
                 problems.append(f"Zeile {header_line}: Spalte '{_shown(raw.strip())}' doppelt")
@@ -259,10 +267,13 @@ def _entrant(
     if not name:
         return None, "der Name fehlt"
     club = values.get("club") or None
+    player_pass = values.get("player_pass") or None
+    if player_pass is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9./-]{0,39}", player_pass):
+        return None, f"Spielerpass '{_shown(player_pass)}' ist keine Spielerpass-Nummer (Buchstaben, Ziffern, . / -)"
     for text in (name, *members, club or ""):
         if len(text) > MAX_NAME:
             return None, f"'{_shown(text)}…' ist länger als {MAX_NAME} Zeichen"
         if any(ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF for c in text):
             return None, f"'{_shown(text)}' enthält Steuerzeichen oder ungültige Zeichen"
-    return Entrant(start_number=number, name=name, members=tuple(members), club=club), None
+    return Entrant(start_number=number, name=name, members=tuple(members), club=club, player_pass=player_pass), None
 

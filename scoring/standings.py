@@ -19,6 +19,9 @@ from .model import Frozen, Sheet
 from .plan import TournamentPlan
 from .roster import Roster
 
+NOT_PLAYED = "noch kein gewertetes Blatt"
+"""``StandingRow.decided_by`` of an entrant without a counted sheet yet (listed last, took no part so far)."""
+
 
 class StandingRow(Frozen):
     """One line of the standings: place, who, the ruleset's figures, and why the tie was broken."""
@@ -265,7 +268,7 @@ def tournament_standings(
         for e in sorted(waiting, key=lambda e: e.start_number):
             rows.append(
                 StandingRow(
-                    rank=rank, start_number=e.start_number, name=e.name, values=zero, decided_by="noch kein gewertetes Blatt"
+                    rank=rank, start_number=e.start_number, name=e.name, values=zero, decided_by=NOT_PLAYED
                 )
             )
     for number in roster.withdrawn:

@@ -41,9 +41,18 @@ class HostProcess:
     """``tischblock host`` in a child process; ``url``, ``join_line``, ``fingerprint`` once started."""
 
     def __init__(
-        self, data_dir: Path, *, https: bool = True, tournament: str = "Kathreinwatten Söll 2026", port: int | None = None
+        self,
+        data_dir: Path,
+        *,
+        https: bool = True,
+        tournament: str = "Kathreinwatten Söll 2026",
+        port: int | None = None,
+        database_url: str | None = None,
     ) -> None:
         self.data_dir = data_dir
+        self.database_url = database_url
+        self.join_code = JOIN_CODE
+        """The code it starts with; a restart on a later tournament of the host passes that one's."""
         self.https = https
         self.tournament = tournament
         self.port = port or free_port()
@@ -70,10 +79,12 @@ class HostProcess:
     def command(self) -> list[str]:
         cmd = [sys.executable, str(ROOT / "cli.py"), "--data-dir", str(self.data_dir), "host", "--host", "127.0.0.1"]
         cmd += ["--port", str(self.port), "--organizer-password", PASSWORD, "--tournament", self.tournament]
-        cmd += ["--join-code", JOIN_CODE, "--no-qr", "--wrong-codes-per-minute", "1000"]
+        cmd += ["--join-code", self.join_code, "--no-qr", "--wrong-codes-per-minute", "1000"]
         cmd += ["--wrong-passwords-per-minute", "1000"]  # the tests try wrong passwords on purpose
         if not self.https:
             cmd.append("--insecure-http")
+        if self.database_url:
+            cmd += ["--database-url", self.database_url]
         return cmd
 
     def start(self, timeout: float = 60.0) -> HostProcess:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 import subprocess
 import sys
@@ -19,7 +20,12 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 def cli_commands() -> list[str]:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")  # argparse keeps subparsers here
-    return sorted(sub.choices)  # type: ignore[arg-type]
+    commands = []
+    for name, command in sub.choices.items():  # type: ignore[union-attr]
+        commands.append(name)
+        nested = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
+        commands.extend(f"{name} {inner}" for a in nested for inner in a.choices)
+    return sorted(commands)
 
 
 @pytest.mark.parametrize("command", cli_commands())

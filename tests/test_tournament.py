@@ -116,7 +116,7 @@ def test_without_start_numbers_the_rows_are_numbered_tab_separated() -> None:
         (
             "fehler-unbekannte-spalte.csv",
             "player",
-            ("Zeile 1: unbekannte Spalte 'Handicap' (erlaubt: Startnummer, Name, Spieler 1, Spieler 2, Verein)",),
+            ("Zeile 1: unbekannte Spalte 'Handicap' (erlaubt: Startnummer, Name, Spieler 1, Spieler 2, Verein, Spielerpass)",),
         ),
         (
             "fehler-anfuehrungszeichen.csv",

@@ -24,6 +24,7 @@ from ..protocol import API_PREFIX, API_VERSION, MAX_BODY_BYTES
 from .credentials import PASSWORD_SETTING
 from .desk import Desk
 from .http import BodyLimit, install_error_handlers
+from .league import League
 from .organizer_api import install_organizer_routes
 from .pages.routes import install_pages
 from .phone_api import install_adopt_route, install_phone_routes
@@ -60,6 +61,7 @@ def create_app(
         process_key=secrets.token_bytes(32),
         address=address,
     )
+    state.desk.roster_hook = League(store, scored).link  # stable player ids for the season (issue 23)
     app = FastAPI(
         title="Tischblock-Host",
         version=str(API_VERSION),

@@ -32,6 +32,9 @@ from .state import HostState
 REVOKED = "Dieses Handy wurde von der Turnierleitung abgemeldet"
 """The answer (401) to a revoked device's token."""
 
+OTHER_HOST = "Dieses Handy gehört zu einem Turnier, das ein anderer Host schreibt; bitte dort abgeben"
+"""The answer (401) to a token of another host's tournament (a league's shared database)."""
+
 
 def basic_credentials(request: HTTPConnection) -> tuple[str, str] | None:
     """User and password of the request's ``Authorization: Basic`` header (UTF-8), if it has one."""
@@ -137,6 +140,9 @@ def device_of(state: HostState, token: str | None) -> Device:
         raise HostError(401, "Unbekanntes Geräte-Token; bitte dem Turnier neu beitreten")
     if device.revoked_at is not None:
         raise HostError(401, REVOKED)
+    if not state.store.owns(device.tournament_id):
+        # The league's shared database knows the phones of every hall; this host serves only its own.
+        raise HostError(401, OTHER_HOST)
     return device
 
 

@@ -266,6 +266,9 @@ class Desk:
         self.clock = clock
         self.scored = scored if scored is not None else ScoredSheets()
         """Stored revisions parsed and scored once (the host's own cache, which scored them on arrival)."""
+        self.roster_hook: Callable[[str, Sequence[Entrant]], None] | None = None
+        """Called with the tournament and the entrants after a roster import or a registration (the
+        league gives each entrant its stable player id, ``league.League.link``)."""
         self._draws: dict[str, tuple[int, list[RoundDraw]]] = {}
         """Parsed draws per tournament, with how many rounds they cover: a draw is never changed once
         stored, so the list is whole while the store counts as many (any Desk may add the next one)."""
@@ -387,6 +390,8 @@ class Desk:
         if not roster.entrants:
             raise DeskError("Die Datei enthält keine Teilnehmer (nur die Kopfzeile?)")
         self.store.replace_entrants(tournament.id, [self._record(tournament.id, e, None) for e in roster.entrants])
+        if self.roster_hook is not None:
+            self.roster_hook(tournament.id, roster.entrants)
         return roster
 
     def register(
@@ -413,6 +418,8 @@ class Desk:
             )
         record = self._record(tournament.id, entrant, late)
         self.store.add_entrant(record)
+        if self.roster_hook is not None:
+            self.roster_hook(tournament.id, [entrant])
         return RosterEntry(entrant, late, None, record.secret)
 
     def withdraw(self, start_number: int) -> RosterEntry:

@@ -25,6 +25,7 @@ from .app import create_app
 from .credentials import PASSWORD_SETTING, hash_password, verify_password
 from .desk import start_tournament
 from .files import secure_data_dir
+from .league import host_id
 from .records import Tournament
 from .store import HostStore
 from .tls import HostCertificate, ensure_certificate, lan_addresses
@@ -66,7 +67,9 @@ def prepare(
     """Open the store and settle what the host needs; ``HostSetupError`` says what is missing."""
     notes: list[str] = []
     notes.extend(secure_data_dir(data_dir))  # what an earlier start (or someone else) left readable
-    store = HostStore.open(data_dir, database_url)
+    # On a league's shared database each host writes only its own tournaments (league.host_id).
+    league_database = database_url is not None and not database_url.startswith("sqlite")
+    store = HostStore.open(data_dir, database_url, host_id(data_dir) if league_database else None)
     if store.applied:
         notes.append(f"Datenbank eingerichtet: {', '.join(store.applied)}")
     stored_hash = store.setting(PASSWORD_SETTING)

@@ -55,6 +55,8 @@ tournaments = Table(
     Column("name", String(200), nullable=False),
     Column("join_code", String(64), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("host_id", String(40)),
+    # The host that writes it (migration 0007); ``NULL``: from before, written by the one host of then.
 )
 
 devices = Table(
@@ -328,3 +330,69 @@ def _ownership(conn: Connection) -> None:
     for tournament_id, start_number in missing:
         key = (entrants.c.tournament_id == tournament_id) & (entrants.c.start_number == start_number)
         conn.execute(update(entrants).where(key).values(secret=new_entrant_secret()))
+
+
+# -- issue 23: seasons across tournaments and halls, people across evenings ------------------------
+
+seasons = Table(
+    "seasons",
+    metadata,
+    Column("id", String(80), primary_key=True),
+    Column("name", String(200), nullable=False, unique=True),
+    Column("family", String(40), nullable=False),
+    # The ruleset id its tournaments play (or a family prefix such as "doppelkopf").
+    Column("scheme", Text, nullable=False),
+    # The ``SeasonScheme`` as JSON.
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+season_tournaments = Table(
+    "season_tournaments",
+    metadata,
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), primary_key=True),
+    # A tournament belongs to at most one season.
+    Column("season_id", String(80), ForeignKey("seasons.id"), nullable=False),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(80), primary_key=True),
+    # "SP-<Spielerpass>" or "T-<random>" (assigned by the host on first registration).
+    Column("name", String(200), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("merged_into", String(80)),
+    # Set once when the organizer merged this record into another (``player_merges`` keeps the trail).
+)
+
+roster_players = Table(
+    "roster_players",
+    metadata,
+    Column("tournament_id", String(80), ForeignKey("tournaments.id"), nullable=False),
+    Column("start_number", Integer, nullable=False),
+    Column("player_id", String(80), ForeignKey("players.id"), nullable=False),
+    PrimaryKeyConstraint("tournament_id", "start_number", name="roster_players_pk"),
+)
+
+player_merges = Table(
+    "player_merges",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("from_id", String(80), nullable=False),
+    Column("into_id", String(80), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("merged_by", String(80), nullable=False),
+    Column("merged_at", DateTime(timezone=True), nullable=False),
+)
+
+V4_TABLES = [seasons, season_tournaments, players, roster_players, player_merges]
+
+
+@migration("0007-saisons-spieler-hosts")
+def _seasons(conn: Connection) -> None:
+    """Seasons and their tournaments, stable player ids with merges, and which host writes a tournament
+    (``tournaments.host_id``: ``NULL`` for tournaments from before, which the one host of then writes)."""
+    metadata.create_all(conn, tables=V4_TABLES, checkfirst=True)
+    if "host_id" not in {c["name"] for c in inspect(conn).get_columns("tournaments")}:
+        conn.exec_driver_sql("ALTER TABLE tournaments ADD COLUMN host_id VARCHAR(40)")

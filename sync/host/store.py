@@ -105,8 +105,12 @@ def database_url(data_dir: Path | None = None, url: str | None = None) -> str:
 class HostStore:
     """The host's repository: every query the host makes, and nothing else touches the database."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, host_id: str | None = None) -> None:
         parsed = make_url(url)
+        self.host_id = host_id
+        """This host's id (``league.host_id``): on a league's shared database each host has its own
+        current tournament and writes only its own tournaments; ``None``: the only host there is."""
+        self._owners: dict[str, str | None] = {}
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         if self.is_sqlite:
@@ -127,8 +131,8 @@ class HostStore:
             self._group = _GroupCommit(self)
 
     @classmethod
-    def open(cls, data_dir: Path | None = None, url: str | None = None) -> HostStore:
-        return cls(database_url(data_dir, url))
+    def open(cls, data_dir: Path | None = None, url: str | None = None, host_id: str | None = None) -> HostStore:
+        return cls(database_url(data_dir, url), host_id)
 
     def close(self) -> None:
         if self._group is not None:
@@ -203,10 +207,29 @@ class HostStore:
         """A new tournament, made the host's current one."""
         created = utcnow()
         with self._write() as conn:
-            conn.execute(insert(tournaments).values(id=tournament_id, name=name, join_code=join_code, created=created))
-            conn.execute(host_settings.delete().where(host_settings.c.key == "current_tournament"))
-            conn.execute(insert(host_settings).values(key="current_tournament", value=tournament_id))
+            conn.execute(
+                insert(tournaments).values(id=tournament_id, name=name, join_code=join_code, created=created, host_id=self.host_id)
+            )
+            conn.execute(host_settings.delete().where(host_settings.c.key == self._current_key))
+            conn.execute(insert(host_settings).values(key=self._current_key, value=tournament_id))
+        self._owners[tournament_id] = self.host_id
         return Tournament(tournament_id, name, join_code, created)
+
+    @property
+    def _current_key(self) -> str:
+        return "current_tournament" if self.host_id is None else f"current_tournament@{self.host_id}"
+
+    def owns(self, tournament_id: str) -> bool:
+        """Does this host write ``tournament_id``? Its own, and those from before hosts had ids; never
+        another host's on the league's database (nor one that does not exist)."""
+        if tournament_id not in self._owners:
+            with self._read() as conn:
+                row = conn.execute(select(tournaments.c.host_id).where(tournaments.c.id == tournament_id)).first()
+            if row is None:
+                return False
+            self._owners[tournament_id] = row.host_id
+        owner = self._owners[tournament_id]
+        return owner is None or self.host_id is None or owner == self.host_id
 
     def tournament(self, tournament_id: str) -> Tournament | None:
         with self._read() as conn:
@@ -218,7 +241,12 @@ class HostStore:
             return set(conn.execute(select(tournaments.c.id)).scalars())
 
     def current_tournament(self) -> Tournament | None:
-        current = self.setting("current_tournament")
+        current = self.setting(self._current_key)
+        if current is None and self.host_id is not None:
+            # A data directory from before host ids: its current tournament, unless another host writes it.
+            legacy = self.setting("current_tournament")
+            if legacy is not None and self.owns(legacy):
+                return self.tournament(legacy)
         return self.tournament(current) if current is not None else None
 
     # -- devices ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from ..state import HostState
 from .auth import BadFormKey, check_form_key, login_required
 from .downloads import install_pdf_downloads
 from .forms import MAX_CSV_BYTES
+from .season import install_season_pages
 from .site import HERE, PREFIX, download
 from .views import Pages
 
@@ -204,6 +205,7 @@ def install_pages(app: FastAPI, state: HostState) -> None:
         return download(desk.games_csv(), f"{desk.tournament().id}-spiele.csv", "text/csv; charset=utf-8")
 
     install_pdf_downloads(router, pages)
+    install_season_pages(router, pages)  # the season (issue 23)
     app.include_router(router, include_in_schema=False)
 
     @app.get("/", include_in_schema=False)

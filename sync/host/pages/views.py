@@ -17,6 +17,7 @@ from scoring.model import CLOSE
 from scoring.registry import all_rulesets
 
 from ..desk import LOCKING, PAPIER, Desk, DeskError, HostSheet, PaperError
+from ..league import League
 from ..state import HostState
 from .auth import form_key
 from .formats import LOCAL, SEAT_WORD, UNIT_PLURAL, euro, german_date, local_time, quoted, state_css
@@ -182,8 +183,15 @@ class Pages:
             secrets={e.entrant.start_number: e.secret for e in entries},
             withdrawn={e.entrant.start_number for e in entries if e.withdrawn_after is not None},
             next_number=max((e.entrant.start_number for e in entries), default=0) + 1,
+            season_names=self.season_names(desk),
             **extra,
         )
+
+    def season_names(self, desk: Desk) -> list[str]:
+        """The names of the season's players (the roster's name field offers them as one types)."""
+        league = League(self.state.store, self.state.scored)
+        season = league.season_of(desk.tournament().id)
+        return [p.name for p in league.season_players(season.id)] if season is not None else []
 
     def import_roster(self, form: FormData, text: str) -> Response:
         desk = self.desk()
