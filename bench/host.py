@@ -419,6 +419,8 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
                 cpu = (cpu_seconds(server) - cpu_before) / len(jobs) * 1000
                 if profile is not None:
                     profile.stop()
+                    if args.profile_out:
+                        Path(args.profile_out).write_text(profile.out.read_text(encoding="utf-8"), encoding="utf-8")
                     print("  where the host's Python CPU time went (py-spy --gil samples):")
                     for phase, share in profile.phases():
                         print(f"    {share:6.1%}  {phase}")
@@ -470,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", action="store_true", help="sample the host with py-spy while it takes the sheets (slows it down)"
     )
+    parser.add_argument("--profile-out", help="with --profile: keep py-spy's raw stacks in this file")
     parser.add_argument("--serve-bare", nargs=2, metavar=("FD", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--cert", help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)
