@@ -350,12 +350,17 @@ PHASES = (
     ("log line per sheet", "Logger.info ("),
     ("comparison with the table's other sheet (SQL + tally)", "Desk.comparison ("),
     ("ruleset check (score the sheet)", "Ruleset.score ("),
-    ("parse the body (JSON, pydantic, input limits)", "request_body_to_args ("),
-    ("response: serialize and send", "serialize_response ("),
+    ("parse the body (JSON, pydantic, input limits)", "json_body ("),
+    ("canonical JSON of the sheet (the stored body)", "Sheet.to_json ("),
+    ("tally kept for the comparison", "ScoredSheets.put ("),
+    ("Turnierleitung's decision on the table (SQL)", "Desk.locked ("),
+    ("wait for the group commit (queue, event)", "_GroupCommit.submit ("),
+    ("answer (SubmitResponse, JSON)", "install_phone_routes.<locals>.answer ("),
     ("response: serialize and send", "RequestResponseCycle.send ("),
-    ("rest of submit: table, decision lock, log line", "submit (sync/host/phone_api.py"),
+    ("rest of submit: checks of device, table and writer", "take_sheet (sync/host/phone_api.py"),
     ("device token lookup", "device_required"),
     ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "uvicorn/"),
+    ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "anyio/"),
 )
 
 

@@ -363,7 +363,9 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             raise violation.at_entry(eff.number) from None
         run.totals = {pid: run.totals[pid] + points[pid] for pid in ids}
         run.lines.append(
-            Line(
+            # every field is built here with its type (ints, tuples, fresh dicts): validating the
+            # line again cost as much as the ruleset's handler (issue 24)
+            Line.model_construct(
                 entry=eff.number,
                 kind=eff.kind,
                 corrected_by=eff.corrected_by,

@@ -239,6 +239,7 @@ class HostStore:
                     start_number=start_number,
                 )
             )
+        self._devices[token_sha256] = device  # its first sheet finds it without the database
         return device
 
     def known_device(self, token_sha256: str) -> Device | None:
