@@ -22,7 +22,9 @@ reading (target: under 50%).
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
+import pstats
 import statistics
 import sys
 import tempfile
@@ -120,12 +122,57 @@ def time_statistics(store: SheetStore, samples: int) -> tuple[float, float, floa
     return statistics.median(load), statistics.median(read_score), statistics.median(cold), statistics.median(warm)
 
 
+def profile_statistics(store: SheetStore) -> list[tuple[str, float]]:
+    """Where opening the statistics from nothing spends its time (cProfile, one run): the shares of
+    reading the sheets, of each part of scoring them, and of the statistics' own figures."""
+    scored.forget()
+    state = StatisticsState(store)
+    gc.collect()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    state.load()
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+
+    def cumulative(file: str, name: str, caller: tuple[str, str] | None = None) -> float:
+        total = 0.0
+        for (path, _, function), (_, _, _, ct, callers) in stats.items():
+            if not path.endswith(file) or function != name:
+                continue
+            if caller is None:
+                total += ct
+            else:
+                total += sum(c[3] for (cpath, _, cfunction), c in callers.items() if cpath.endswith(caller[0]) and cfunction == caller[1])
+        return total
+
+    whole = cumulative("statistics_state.py", "load")
+    read = cumulative("repository.py", "open")
+    score = cumulative("engine.py", "score")
+    validate = cumulative("main.py", "model_validate", ("engine.py", "_apply"))
+    apply = cumulative("engine.py", "_apply")
+    replay = cumulative("engine.py", "_replay")
+    figures = cumulative("statistics.py", "figures_of")
+    combine = cumulative("statistics.py", "combine")
+    parts = [
+        ("reading the sheets (TinyDB, JSON, pydantic, the input limits)", read),
+        ("scoring: the rulesets' handlers (the rules applied to each game)", apply - validate),
+        ("scoring: each entry's data validated by its ruleset's model", validate),
+        ("scoring: replay around the handlers (lines, running totals)", replay - apply),
+        ("scoring: status and result of the sheet", score - replay),
+        ("the statistics' figures per sheet (figures_of)", figures),
+        ("the statistics over all sheets (combine)", combine),
+    ]
+    parts.append(("the rest (listing, the cache of scores)", whole - sum(t for _, t in parts)))
+    return [(name, took / whole) for name, took in parts]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--only", nargs="*", default=list(SHEETS), help="ruleset ids to measure")
     parser.add_argument("--sheets", type=int, default=1000, help="stored sheets for the statistics")
     parser.add_argument("--statistics-samples", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="also profile the statistics from nothing (cProfile)")
     args = parser.parse_args()
     print(f"{'Blatt':<45} {'erstes Spiel':>13} {'letztes Spiel':>14} {'letztes/erstes':>15}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -154,6 +201,11 @@ def main() -> None:
                 (f"{args.sheets} Blätter, nach der Startseite", warm),
             ):
                 print(f"{title:<45} {load * 1000:>10.0f} ms {took * 1000:>11.0f} ms {(took - load) / load:>+14.0%}")
+            if args.profile:
+                print()
+                print(f"Wohin die Zeit der Statistik aus dem Nichts geht (cProfile, {args.sheets} Blätter):")
+                for name, share in profile_statistics(many):
+                    print(f"{share:>7.1%}  {name}")
 
 
 if __name__ == "__main__":

@@ -350,12 +350,17 @@ PHASES = (
     ("log line per sheet", "Logger.info ("),
     ("comparison with the table's other sheet (SQL + tally)", "Desk.comparison ("),
     ("ruleset check (score the sheet)", "Ruleset.score ("),
-    ("parse the body (JSON, pydantic, input limits)", "request_body_to_args ("),
-    ("response: serialize and send", "serialize_response ("),
+    ("parse the body (JSON, pydantic, input limits)", "json_body ("),
+    ("canonical JSON of the sheet (the stored body)", "Sheet.to_json ("),
+    ("tally kept for the comparison", "ScoredSheets.put ("),
+    ("Turnierleitung's decision on the table (SQL)", "Desk.locked ("),
+    ("wait for the group commit (queue, event)", "_GroupCommit.submit ("),
+    ("answer (SubmitResponse, JSON)", "install_phone_routes.<locals>.answer ("),
     ("response: serialize and send", "RequestResponseCycle.send ("),
-    ("rest of submit: table, decision lock, log line", "submit (sync/host/phone_api.py"),
+    ("rest of submit: checks of device, table and writer", "take_sheet (sync/host/phone_api.py"),
     ("device token lookup", "device_required"),
     ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "uvicorn/"),
+    ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "anyio/"),
 )
 
 
@@ -419,6 +424,8 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
                 cpu = (cpu_seconds(server) - cpu_before) / len(jobs) * 1000
                 if profile is not None:
                     profile.stop()
+                    if args.profile_out:
+                        Path(args.profile_out).write_text(profile.out.read_text(encoding="utf-8"), encoding="utf-8")
                     print("  where the host's Python CPU time went (py-spy --gil samples):")
                     for phase, share in profile.phases():
                         print(f"    {share:6.1%}  {phase}")
@@ -470,6 +477,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", action="store_true", help="sample the host with py-spy while it takes the sheets (slows it down)"
     )
+    parser.add_argument("--profile-out", help="with --profile: keep py-spy's raw stacks in this file")
     parser.add_argument("--serve-bare", nargs=2, metavar=("FD", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--cert", help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)

@@ -363,14 +363,16 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             raise violation.at_entry(eff.number) from None
         run.totals = {pid: run.totals[pid] + points[pid] for pid in ids}
         run.lines.append(
-            Line(
-                entry=eff.number,
-                kind=eff.kind,
-                corrected_by=eff.corrected_by,
-                points=points,
-                explanation=tuple(outcome.explanation),
-                totals=run.totals,
-                stand=dict(outcome.stand) if outcome.stand is not None else None,
+            _line(
+                {
+                    "entry": eff.number,
+                    "kind": eff.kind,
+                    "corrected_by": eff.corrected_by,
+                    "points": points,
+                    "explanation": tuple(outcome.explanation),
+                    "totals": run.totals,
+                    "stand": dict(outcome.stand) if outcome.stand is not None else None,
+                }
             )
         )
         run.last_entry = eff.number
@@ -494,6 +496,23 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             "options": options,
             "entry_kinds": sorted([*self.entry_models, CLOSE, CORRECTION, VOID]),
         }
+
+
+_LINE_FIELDS = tuple(Line.model_fields)
+
+
+def _line(values: dict[str, Any]) -> Line:
+    """A ``Line`` of values built with its fields' types (ints, tuples of frozen values, fresh
+    dicts), as ``Line.model_construct`` makes it, without its pass over every field's aliases and
+    defaults: validating each line again, then constructing it field by field, cost a replay as
+    much as the rulesets' handlers (issue 24)."""
+    assert tuple(values) == _LINE_FIELDS
+    line = Line.__new__(Line)
+    object.__setattr__(line, "__dict__", values)
+    object.__setattr__(line, "__pydantic_fields_set__", set(_LINE_FIELDS))
+    object.__setattr__(line, "__pydantic_extra__", None)
+    object.__setattr__(line, "__pydantic_private__", None)
+    return line
 
 
 @dataclass

@@ -14,12 +14,13 @@ import hashlib
 import hmac
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPBasic
 from limits import RateLimitItem
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from ..protocol import ORGANIZER_USER, TOKEN_HEADER
@@ -151,5 +152,20 @@ def device_required(state: HostState) -> Callable[..., Device]:
 
     def require_device(token: Annotated[str | None, Header(alias=TOKEN_HEADER)] = None) -> Device:
         return device_of(state, token)
+
+    return require_device
+
+
+def device_required_fast(state: HostState) -> Callable[..., Awaitable[Device]]:
+    """``device_required`` for the route every sheet takes: a device the store already knows (and
+    has not seen revoked) is answered on the event loop, without a hop to a worker thread; any
+    other token is looked up (and refused) by ``device_of`` in a worker thread, as before."""
+
+    async def require_device(token: Annotated[str | None, Header(alias=TOKEN_HEADER)] = None) -> Device:
+        if token:
+            known = state.store.known_device(token_sha256(token))
+            if known is not None and known.revoked_at is None:
+                return known
+        return await run_in_threadpool(device_of, state, token)
 
     return require_device

@@ -7,13 +7,16 @@ sees it (``BodyLimit``).
 
 from __future__ import annotations
 
+import email.message
+import json
 import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..protocol import MAX_BODY_BYTES, Problem
@@ -40,6 +43,57 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 SheetIdPath = Annotated[uuid.UUID, Path(description="Die ID des Blatts (UUID)")]
 RevisionPath = Annotated[int, Path(ge=0, le=1_000_000, description="Revision = Anzahl der Einträge des Blatts")]
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def json_body(model: type[M], body: bytes, content_type: str | None) -> M:
+    """A request's JSON body as ``model``, parsed from its bytes in one step (pydantic's own JSON
+    parser, as ``Sheet.from_json`` reads a file), refused as FastAPI refuses a body parameter: a
+    ``RequestValidationError`` whose errors are placed under ``body`` (so ``invalid_request``
+    words them), a missing body as missing and a body that is not declared JSON as invalid."""
+    if not body:
+        raise RequestValidationError([{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}])
+    try:
+        if not _is_json(content_type):
+            return model.model_validate(body)  # refused: bytes are not the model (FastAPI's strict content type)
+        try:
+            return model.model_validate_json(body)
+        except ValidationError as error:
+            if not any(item["type"] == "json_invalid" for item in error.errors(include_url=False)):
+                raise
+        # Not JSON to pydantic's parser (a lone surrogate, nesting past its limit): Python's parser
+        # decides, so the answer is the one FastAPI gives (400 where it cannot parse the body).
+        try:
+            parsed = json.loads(body)
+        except json.JSONDecodeError as error:
+            raise RequestValidationError(
+                [{"type": "json_invalid", "loc": ("body", error.pos), "msg": "JSON decode error", "input": {}}]
+            ) from None
+        except Exception:
+            raise StarletteHTTPException(400, "There was an error parsing the body") from None
+        return model.model_validate(parsed)
+    except ValidationError as error:
+        raise RequestValidationError(
+            [{**item, "loc": ("body", *item["loc"])} for item in error.errors(include_url=False)]
+        ) from None
+
+
+def _is_json(content_type: str | None) -> bool:
+    if not content_type:
+        return False
+    message = email.message.Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+def json_body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI ``requestBody`` of a route that reads ``model`` with ``json_body`` (the schema
+    is the one FastAPI lists for ``model`` as another route's body parameter)."""
+    ref = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"requestBody": {"content": {"application/json": {"schema": ref}}, "required": True}}
 
 
 # -- messages ---------------------------------------------------------------------------------------

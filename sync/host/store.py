@@ -267,7 +267,12 @@ class HostStore:
                     start_number=start_number,
                 )
             )
+        self._devices[token_sha256] = device  # its first sheet finds it without the database
         return device
+
+    def known_device(self, token_sha256: str) -> Device | None:
+        """The device of a token hash if ``device_by_token`` has found it before (no database)."""
+        return self._devices.get(token_sha256)
 
     def device_by_token(self, token_sha256: str) -> Device | None:
         """The device of a token hash (revoked ones too: the caller refuses them). A found one is
@@ -411,18 +416,49 @@ class HostStore:
             if row.sheet_id not in owners or row.revision < owners[row.sheet_id][0]:
                 owners[row.sheet_id] = (row.revision, owner)
         once = {sheet for sheet in sheets if sheets.count(sheet) == 1}
+        claimers = [_claim_key(new) for new in batch if new.claim]
+        held: dict[tuple[str, str, int, int, str], str] = {}
+        if claimers:
+            found = conn.execute(
+                _CLAIMS_AT,
+                {"ts": sorted({key[0] for key in claimers}), "ns": sorted({key[3] for key in claimers})},
+            )
+            held = {(r.tournament_id, r.round_label, r.round, r.table_no, r.side): r.device_id for r in found}
         received = utcnow()
         results: list[StoreResult] = []
         fresh: list[dict[str, Any]] = []
+        claims: list[dict[str, Any]] = []
         for sheet, new in zip(sheets, batch, strict=True):
             mine = (new.tournament_id, new.round_label, new.round, new.table, new.written_by)
             owned = sheet not in owners or owners[sheet][1] == mine
-            if (sheet, new.revision) in there or not owned or new.claim or sheet not in once:
+            # a claim takes the fast way where the side is the sender's already, or free and
+            # claimed by no other revision of the batch; a side held by another phone (refused, or
+            # passed on from a revoked one) is decided by _store_in
+            claim = _claim_key(new) if new.claim else None
+            claim_free = claim is not None and claim not in held and claimers.count(claim) == 1
+            claim_ok = claim is None or held.get(claim) == new.device_id or claim_free
+            if (sheet, new.revision) in there or not owned or not claim_ok or sheet not in once:
                 results.append(self._store_in(conn, new))
                 continue
+            if claim_free:
+                assert claim is not None
+                tournament_id, round_label, round_no, table_no, side = claim
+                claims.append(
+                    {
+                        "tournament_id": tournament_id,
+                        "round_label": round_label,
+                        "round": round_no,
+                        "table_no": table_no,
+                        "side": side,
+                        "device_id": new.device_id,
+                        "claimed_at": received,
+                    }
+                )
             result = StoreResult("stored", _stored(new, received))
             results.append(result)
             fresh.append(_revision_values(result.stored))
+        if claims:
+            conn.execute(_INSERT_CLAIM, claims)
         if fresh:
             conn.execute(_INSERT_REVISION, fresh)
         return results
@@ -731,6 +767,16 @@ _SHEETS_THERE = select(
     revisions.c.sheet_id.in_(bindparam("ids", expanding=True))
 )
 _INSERT_REVISION = insert(revisions)
+_CLAIMS_AT = select(table_claims).where(
+    table_claims.c.tournament_id.in_(bindparam("ts", expanding=True))
+    & table_claims.c.table_no.in_(bindparam("ns", expanding=True))
+)
+_INSERT_CLAIM = insert(table_claims)
+
+
+def _claim_key(new: NewRevision) -> tuple[str, str, int, int, str]:
+    """The side of a table ``new`` claims, as ``table_claims`` keys it (``_claim``)."""
+    return (new.tournament_id, new.round_label, new.round or 0, new.table, new.written_by or "")
 
 
 def _stored(new: NewRevision, received: datetime) -> StoredRevision:
