@@ -19,8 +19,9 @@ from sqlalchemy import select
 from scoring.season import SeasonScheme, SeasonTournament, placings_from_standings, season_standings
 from scoring.standings import Standings
 from sync.host.auth import OTHER_HOST
-from sync.host.schema import MIGRATIONS, schema_migrations
+from sync.host.schema import MIGRATIONS, revisions, schema_migrations
 from sync.host.store import HostStore
+from sync.protocol import revision_path
 
 from .host_helpers import pinned_session
 from .hostproc import HostProcess
@@ -151,6 +152,23 @@ def test_two_halls_one_season_on_one_postgresql(halls: tuple[str, HostProcess, H
         f"{woergl.url}/api/v1/assignment", params={"round": 1}, headers={"X-Tischblock-Token": stranger.token}, timeout=30
     )
     assert foreign.status_code == 401 and OTHER_HOST in foreign.text
+    # Nor can it deliver a sheet there, the first time or again (the host remembers devices it has
+    # looked up: a remembered stranger is still a stranger), and the refusals store nothing.
+    sheet = watten_durchgang(stranger.sheet(1), "A", close=False, games=1)
+    for _ in range(2):
+        put = pinned_session(woergl.fingerprint).put(
+            f"{woergl.url}{revision_path(sheet.id, len(sheet.entries))}",
+            data=sheet.to_json().encode("utf-8"),
+            headers={"Content-Type": "application/json", "X-Tischblock-Token": stranger.token},
+            timeout=30,
+        )
+        assert put.status_code == 401 and OTHER_HOST in put.text, put.text
+    league = HostStore(url)
+    try:
+        with league._read() as conn:
+            assert not conn.execute(select(revisions.c.revision).where(revisions.c.sheet_id == str(sheet.id))).first()
+    finally:
+        league.close()
 
     play_a = threading.Thread(target=play, args=(tables1, ["A", "AAB"]))
     play_a.start()

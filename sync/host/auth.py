@@ -157,14 +157,16 @@ def device_required(state: HostState) -> Callable[..., Device]:
 
 
 def device_required_fast(state: HostState) -> Callable[..., Awaitable[Device]]:
-    """``device_required`` for the route every sheet takes: a device the store already knows (and
-    has not seen revoked) is answered on the event loop, without a hop to a worker thread; any
-    other token is looked up (and refused) by ``device_of`` in a worker thread, as before."""
+    """``device_required`` for the route every sheet takes: a device the store already knows (not
+    seen revoked, of a tournament this host already knows it writes) is answered on the event loop,
+    without a hop to a worker thread; any other token is looked up (and refused) by ``device_of`` in
+    a worker thread, as before. The store remembers a device even when ``device_of`` refused it for
+    another hall's tournament: that one must take ``device_of`` again, every time."""
 
     async def require_device(token: Annotated[str | None, Header(alias=TOKEN_HEADER)] = None) -> Device:
         if token:
             known = state.store.known_device(token_sha256(token))
-            if known is not None and known.revoked_at is None:
+            if known is not None and known.revoked_at is None and state.store.owns_known(known.tournament_id):
                 return known
         return await run_in_threadpool(device_of, state, token)
 

@@ -231,6 +231,14 @@ class HostStore:
         owner = self._owners[tournament_id]
         return owner is None or self.host_id is None or owner == self.host_id
 
+    def owns_known(self, tournament_id: str) -> bool:
+        """``owns`` answered from memory only: ``True`` when this host already knows it writes
+        ``tournament_id``; ``False`` when it does not, or does not know yet (then ask ``owns``)."""
+        if tournament_id not in self._owners:
+            return False
+        owner = self._owners[tournament_id]
+        return owner is None or self.host_id is None or owner == self.host_id
+
     def tournament(self, tournament_id: str) -> Tournament | None:
         with self._read() as conn:
             row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
