@@ -303,7 +303,7 @@ def _still_incomplete(draft: DoppelkopfDraft) -> bool:
 
 @family("doppelkopf-turnier", "doppelkopf-haus", draft=DoppelkopfDraft)
 @ft.component
-def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: int | None = None) -> ft.Control:
+def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: str | None = None) -> ft.Control:
     if draft.sheet is None or draft.lage is None:
         return ft.Text("Kein Blatt.")
     problem, set_problem = ft.use_state(cast("str | None", None))
@@ -315,6 +315,10 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
             set_problem(str(error))
             return
         set_problem(None)
+        if correcting is None:
+            preview = draft.preview()
+            if preview is not None and not preview[0]:
+                return  # the refusal already shows under the button ("Nicht erlaubt: …"): once, not twice
         on_submit(kind, data)
 
     controls: list[ft.Control] = []
@@ -330,7 +334,7 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
     )
     if draft.more:
         controls += _rare(draft)
-    label = f"Spiel {correcting} korrigieren" if correcting else "Eintragen"
+    label = "Korrektur eintragen" if correcting else "Eintragen"
     controls.append(
         ft.FilledButton(
             content=ft.Text(label, size=20, weight=ft.FontWeight.BOLD),

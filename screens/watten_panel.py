@@ -36,7 +36,7 @@ def _button(choice: Choice, on_submit: Submit, *, chosen: bool, height: int = BI
 
 @family("watten-turnier", draft=WattenDraft)
 @ft.component
-def WattenPanel(draft: WattenDraft, on_submit: Submit, *, correcting: int | None = None) -> ft.Control:
+def WattenPanel(draft: WattenDraft, on_submit: Submit, *, correcting: str | None = None) -> ft.Control:
     if draft.sheet is None:
         return ft.Text("Kein Blatt.")
     columns: list[ft.Control] = []
@@ -78,7 +78,7 @@ def WattenPanel(draft: WattenDraft, on_submit: Submit, *, correcting: int | None
                 ],
             )
         ]
-    header = f"Eintrag {correcting} korrigieren: richtig ist" if correcting else "Wer hat gewonnen?"
+    header = f"{correcting} korrigieren: richtig ist" if correcting else "Wer hat gewonnen?"
     return ft.Column(
         spacing=8,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
