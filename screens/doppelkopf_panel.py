@@ -72,6 +72,19 @@ def _chip(
     return chip
 
 
+def _minus(label: str, on_click: Callable[[], object]) -> ft.Control:
+    """A counter's step down, beside its chip: a 48 x 48 target named for what it lowers."""
+    return ft.Semantics(
+        label=label,
+        button=True,
+        container=True,
+        exclude_semantics=True,
+        content=ft.IconButton(
+            icon=ft.Icons.REMOVE_CIRCLE_OUTLINE, tooltip=label, width=TOUCH, height=TOUCH, on_click=lambda _: on_click()
+        ),
+    )
+
+
 def _wrap(controls: list[ft.Control]) -> ft.Row:
     return ft.Row(wrap=True, spacing=8, run_spacing=8, controls=controls)
 
@@ -144,14 +157,22 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
             for key in draft.sonder_keys:
                 count = draft.sonder_count(seite, key)
                 text = SONDER_SHORT[key] + (f" ×{count}" if count > 1 else "")
-                chips.append(
-                    _chip(
-                        f"{SEITE_NAME[seite]}: {SONDER_LABEL[key]}",
-                        partial(draft.tap_sonder, seite, key),
-                        selected=count > 0,
-                        text=text,
-                    )
+                chip = _chip(
+                    f"{SEITE_NAME[seite]}: {SONDER_LABEL[key]}",
+                    partial(draft.tap_sonder, seite, key),
+                    selected=count > 0,
+                    text=text,
                 )
+                if count:  # a tap too many is taken back as easily as it was made
+                    chip = ft.Row(
+                        tight=True,
+                        spacing=0,
+                        controls=[
+                            chip,
+                            _minus(f"{SEITE_NAME[seite]}: {SONDER_LABEL[key]} weniger", partial(draft.untap_sonder, seite, key)),
+                        ],
+                    )
+                chips.append(chip)
             controls.append(
                 ft.Row(
                     spacing=8,
