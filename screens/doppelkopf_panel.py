@@ -30,8 +30,8 @@ from .drafts import DraftIncomplete, Submit, family
 
 TOUCH = 52
 """Height of a chip: above the 48 px a thumb needs at a loud table."""
-SIDE = 60
-"""Width of the "Re" / "Kontra" label in front of a side's chips."""
+SIDE = 80
+"""Width of the "Re" / "Kontra" label in front of a side's chips ("Kontra" whole at "Sehr groß")."""
 SONDER_SHORT = {"fuchs": "Fuchs", "doppelkopf": "Doko", "karlchen": "Karlchen", "herzstich": "Herz"}
 """What a Sonderpunkt chip shows, short so that a side's chips fit one phone row."""
 
@@ -123,10 +123,10 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
                 partial(draft.toggle_re, pid),
                 selected=pid in draft.re,
                 text=f"{name}\n{note}" if note else name,
-                expand=True,
             )
         )
-    controls += [_caption(f"{draft.re_prompt} ({draft.table_text})"), ft.Row(spacing=6, controls=players)]
+    # Each chip as wide as its name, wrapping onto the next line: a long name at "Sehr groß" is never cut off.
+    controls += [_caption(f"{draft.re_prompt} ({draft.table_text})"), _wrap(players)]
     kontra = 240 - int(draft.augen) if draft.augen.isdigit() and int(draft.augen) <= 240 else None
     controls.append(
         ft.Row(
@@ -192,7 +192,7 @@ def _ansagen(draft: DoppelkopfDraft) -> list[ft.Control]:
     calls = ft.Row(
         spacing=8,
         controls=[
-            ft.Text("Ansage", size=15, width=SIDE),
+            ft.Text("Ansage", size=15),  # as wide as the word: "Ansa|ge" at "Sehr groß" was a fixed 60 px
             *[
                 _chip(SEITE_NAME[s], partial(draft.toggle_ansage, s), selected=bool(draft.ansage.get(s)), expand=True)
                 for s in SEITEN

@@ -21,12 +21,12 @@ from .tournament_state import TournamentState
 def _figure(figure: Figure, *, big: bool) -> ft.Control:
     """One labelled row of headline numbers: the label above, each participant's value with its name."""
     values = ft.Row(
-        wrap=True,
-        spacing=16,
-        run_spacing=4,
+        spacing=8,
         alignment=ft.MainAxisAlignment.CENTER,
+        vertical_alignment=ft.CrossAxisAlignment.START,
         controls=[
-            ft.Column(
+            ft.Column(  # side by side, each participant's share of the width; a long name wraps in it
+                expand=True,
                 spacing=0,
                 horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                 controls=[
@@ -268,9 +268,14 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
         route=route,
         padding=ft.Padding.symmetric(horizontal=10, vertical=6),
         appbar=ft.AppBar(
+            toolbar_height=64,
             title=ft.Column(
                 spacing=0,
-                controls=[ft.Text(state.title, size=18), ft.Text(tournament.where(state.where), size=12)],
+                controls=[
+                    # two lines rather than "Doppelkopf (Turn…" beside the actions at 360-412 px
+                    ft.Text(state.title, size=16, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                    ft.Text(tournament.where(state.where), size=12, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+                ],
             ),
             actions=[
                 ft.Semantics(

@@ -53,7 +53,7 @@ def WattenPanel(draft: WattenDraft, on_submit: Submit, *, correcting: str | None
                         size=16,
                         weight=ft.FontWeight.W_600,
                         text_align=ft.TextAlign.CENTER,
-                        max_lines=1,
+                        max_lines=2,  # a long team name wraps rather than "Die Sautreiber …"
                         overflow=ft.TextOverflow.ELLIPSIS,
                     ),
                     *[ft.Row([_button(c, on_submit, chosen=c == draft.chosen)]) for c in choices],
