@@ -48,17 +48,16 @@ def _header(state: SheetState) -> ft.Control:
     controls: list[ft.Control] = []
     if headline is not None:
         controls.append(_figure(headline.main, big=True))
-        rest = headline.figures[1:]
-        if rest:
-            controls.append(
-                ft.Row(
-                    wrap=True,
-                    spacing=20,
-                    run_spacing=4,
-                    alignment=ft.MainAxisAlignment.CENTER,
-                    controls=[_figure(f, big=False) for f in rest],
-                )
+        # the others as one line each, so the list below keeps its room on a phone
+        controls.extend(
+            ft.Text(
+                f"{f.label}: " + " · ".join(f"{name} {value}" for name, value in f.values),
+                size=15,
+                weight=ft.FontWeight.W_600,
+                text_align=ft.TextAlign.CENTER,
             )
+            for f in headline.figures[1:]
+        )
     controls.extend(ft.Text(message, size=15, weight=ft.FontWeight.W_500) for message in state.messages)
     return ft.Container(
         padding=ft.Padding.symmetric(horizontal=12, vertical=8),
