@@ -240,9 +240,12 @@ def SheetRoute() -> ft.View:
     state = session.sheet(sheet_id)
     ft.use_effect(following(state, session.tournament), dependencies=[sheet_id])
     ft.use_effect(lambda: session.keep_awake(sheet_id), dependencies=[sheet_id])
-    return SheetScreen(
-        state, session.tournament, on_close=lambda: go(f"/blatt/{sheet_id}/abschluss"), route=f"/blatt/{sheet_id}"
-    )
+
+    def to_close() -> None:
+        state.leave_panel()  # the panel's refusal belongs to the panel, not to signing
+        go(f"/blatt/{sheet_id}/abschluss")
+
+    return SheetScreen(state, session.tournament, on_close=to_close, route=f"/blatt/{sheet_id}")
 
 
 @ft.component
@@ -250,9 +253,12 @@ def CloseRoute() -> ft.View:
     session: Session = ft.use_context(SESSION)
     sheet_id = ft.use_route_params()["id"]
     state = session.sheet(sheet_id)
-    return CloseScreen(
-        state, on_done=lambda: go(f"/blatt/{sheet_id}"), route=f"/blatt/{sheet_id}/abschluss", signer=session.settings.settings.own_name
-    )
+
+    def done() -> None:
+        state.leave_panel()
+        go(f"/blatt/{sheet_id}")
+
+    return CloseScreen(state, on_done=done, route=f"/blatt/{sheet_id}/abschluss", signer=session.settings.settings.own_name)
 
 
 @ft.component

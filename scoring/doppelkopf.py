@@ -207,6 +207,11 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         zero = {p: 0 for p in order}
         return _State(order=order, played=dict(zero), lustsoli=dict(zero), strafen=dict(zero), totals=dict(zero))
 
+    def counted_kinds(self, sheet: Sheet) -> frozenset[str]:
+        """A game counts; a Strafe only where it ends the game and counts as one (Hausregel 2)."""
+        options = self.options(sheet.ruleset.options)
+        return self.game_kinds | ({"strafe"} if getattr(options, "strafe_beendet_spiel", False) else set())
+
     def games_total(self, state: _State) -> int:
         """Regel 1: 16 games at a 4-player table, 20 at a 5-player table (each deals 4)."""
         return 4 * len(state.order)

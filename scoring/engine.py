@@ -244,6 +244,36 @@ class ChartMarks:
     """Games picked out, ``(entry, participant id, what)``: ``(7, "p2", "Pflichtsolo")``."""
 
 
+class Figure(Frozen):
+    """One labelled row of headline numbers: a value per participant, in seat order."""
+
+    label: str
+    """What the numbers are, as the table says it ("Stand im Bummerl", "Wertung (Punkte)")."""
+    values: tuple[tuple[str, str], ...]
+    """``(participant name, value as shown)``, in seat order."""
+
+
+class Headline(Frozen):
+    """The numbers on top of the sheet: the first figure is the one that counts now (shown big),
+    the others beside it. Each ruleset says what they are (``Ruleset.headline``)."""
+
+    figures: tuple[Figure, ...]
+
+    @property
+    def main(self) -> Figure:
+        return self.figures[0]
+
+
+def figure(label: str, sheet: Sheet, values: Mapping[str, int], *, signed: bool = False) -> Figure:
+    """A figure of ``values`` per participant id, in the sheet's seat order."""
+    shown = [
+        (p.name, f"{values[p.id]:+d}" if signed and values[p.id] else str(values[p.id]))
+        for p in sheet.participants
+        if p.id in values
+    ]
+    return Figure(label=label, values=tuple(shown))
+
+
 class CloseData(Frozen):
     """Data of a ``close`` entry: who signed the sheet, and an override the organizer recorded."""
 
@@ -270,6 +300,8 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
     entry_models: ClassVar[dict[str, type[BaseModel]]]
     """Entry kinds this ruleset accepts besides correction/void/close, with their data models."""
     input_rules: ClassVar[dict[str, str]] = {}
+    game_kinds: ClassVar[frozenset[str]] = frozenset({"game"})
+    """Entry kinds the players count as a game ("7. Spiel"); the others are events (``numbering``)."""
     """The rule to cite when a field of an entry's data is out of its range (else "Eingabe")."""
 
     # -- options -------------------------------------------------------------------------
@@ -450,6 +482,17 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
         Rulesets whose result holds more than their status says (Bummerl scores, Tischpunkte,
         Reuegeld) override this."""
         return ()
+
+    def headline(self, sheet: Sheet, score: Score) -> Headline:
+        """The numbers on top of the sheet, labelled: during play what the table plays for now, at
+        the end the result that counts. Default: each participant's points over the sheet; rulesets
+        with a Bummerl, a Wertung or Tischpunkte override this."""
+        return Headline(figures=(figure("Punkte", sheet, score.totals),))
+
+    def counted_kinds(self, sheet: Sheet) -> frozenset[str]:
+        """The entry kinds the players count as a game on this sheet (``game_kinds``; a ruleset whose
+        options make an event a game, as Doppelkopf's Hausregel 2 does a Strafe, overrides this)."""
+        return self.game_kinds
 
     def stage(self, state: StateT) -> int | None:
         """How many parts of the sheet that restart the count (Bummerl) ``state`` has closed;

@@ -286,6 +286,8 @@ def _games(doc: _Document, sheet: Sheet, score: Score | None) -> None:
     doc.set_font("Helvetica", style="B", size=8.5)
     longest = max(doc.get_string_width(printable(word)) for p in people for word in p.name.split())
     value_width = max(13.0 if per == 2 else (16.0 if len(people) <= 5 else 12.0), min(longest + 3, 26.0) / per)
+    if stand:  # the column headings stay whole words: "Summe", not "Summ|e" (issue 22)
+        value_width = max(value_width, max(doc.get_string_width(h) for h in ("Stand", "Summe")) + 2 * 1.2 + 0.8)
     blank = all(entry.kind in (CORRECTION, VOID) for entry in sheet.entries)
     line_height = 3.8
     padding = (1.0, 1.2, 1.0, 1.2)  # top, right, bottom, left

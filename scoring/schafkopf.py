@@ -86,7 +86,19 @@ from typing import Literal
 
 from pydantic import Field
 
-from .engine import CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status, rank_by_sum
+from .engine import (
+    CloseData,
+    Context,
+    Explanation,
+    Headline,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    Score,
+    Status,
+    figure,
+    rank_by_sum,
+)
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -748,16 +760,22 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             )
         if sum(tisch.values()) != 100:
             shown = " + ".join(str(v) for v in tisch.values())
-            raise RuleViolation(TISCHPUNKTE, f"Die Tischpunkte ergeben {shown} = {sum(tisch.values())}, nicht 100 (40, 30, 20, 10)")
+            raise RuleViolation(
+                TISCHPUNKTE, f"Die Tischpunkte ergeben {shown} = {sum(tisch.values())}, nicht 100 (40, 30, 20, 10)"
+            )
         expected, places = tischpunkte(spiel)
         wrong = [p for p in ctx.participant_ids if tisch[p] != expected[p]]
         if wrong:
-            text = ", ".join(f"{ctx.name(p)} ist {places[p]}. mit {signed(spiel[p])}: {expected[p]}, nicht {tisch[p]}" for p in wrong)
+            text = ", ".join(
+                f"{ctx.name(p)} ist {places[p]}. mit {signed(spiel[p])}: {expected[p]}, nicht {tisch[p]}" for p in wrong
+            )
             raise RuleViolation(TISCHPUNKTE, f"Die Tischpunkte passen nicht zu den Spielpunkten ({text})")
         state.spielpunkte = dict(spiel)
         state.games = ctx.options.spiele
         text = ", ".join(f"{ctx.name(p)} {signed(spiel[p])} / {tisch[p]}" for p in ctx.participant_ids)
-        return Outcome(spiel, [Explanation(rule=SPIELPUNKTE, text=f"Serie vom Papier (Spielpunkte / Tischpunkte): {text}", points=spiel)])
+        return Outcome(
+            spiel, [Explanation(rule=SPIELPUNKTE, text=f"Serie vom Papier (Spielpunkte / Tischpunkte): {text}", points=spiel)]
+        )
 
     def paper_totals(self, sheet: Sheet, score: Score) -> tuple[tuple[str, dict[str, int]], ...]:
         """The Tischliste's foot: Spielpunkte and Tischpunkte per player."""
@@ -879,6 +897,17 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             reuegeld_tisch_cent=total,
             reuegeld_tisch=euro(total),
         )
+
+    def headline(self, sheet: Sheet, score: Score) -> Headline:
+        """During the Serie each player's Spielpunkte; once every game is played the Ergebnis
+        (Tischpunkte + Spielpunkte), which ranks, "vorläufig" until the sheet is closed."""
+        result = score.result
+        assert isinstance(result, SchafkopfResult)
+        spielpunkte = figure("Spielpunkte", sheet, {p: r.spielpunkte for p, r in result.spieler.items()}, signed=True)
+        if not score.status.finished:
+            return Headline(figures=(spielpunkte,))
+        label = "Ergebnis" if result.abgeschlossen else "Ergebnis (vorläufig)"
+        return Headline(figures=(figure(label, sheet, {p: r.ergebnis for p, r in result.spieler.items()}), spielpunkte))
 
     def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
         """Per player by place: Spielpunkte, Tischpunkte, Ergebnis and Reuegeld; the table's Reuegeld

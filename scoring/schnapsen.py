@@ -82,7 +82,19 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from .engine import ChartMarks, CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
+from .engine import (
+    ChartMarks,
+    CloseData,
+    Context,
+    Explanation,
+    Headline,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    Score,
+    Status,
+    figure,
+)
 from .model import Frozen, Participant, Sheet
 from .registry import register
 
@@ -575,6 +587,20 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         reasons.append(self._close_bummerl(state, ctx, shown))
         return Outcome(points, reasons, shown)
 
+    def headline(self, sheet: Sheet, score: Score) -> Headline:
+        """During play the open Bummerl's stand as written (with ``countdown`` what each still needs),
+        then the Bummerl lost so far; at the end the Bummerl lost, which decide the evening (the
+        fewest wins), and the Bummerl won."""
+        result = score.result
+        assert isinstance(result, SchnapsenResult)
+        lost = figure("Bummerl verloren", sheet, result.bummerl)
+        if score.status.finished:
+            return Headline(figures=(lost, figure("Bummerl gewonnen", sheet, result.bummerl_won)))
+        number = score.status.details.get("bummerl", len(result.history) + 1)
+        counting = " (fehlt noch)" if self.options(sheet.ruleset.options).countdown else ""
+        stand = figure(f"Stand im Bummerl {number}{counting}", sheet, score.status.details["stand"])
+        return Headline(figures=(stand, lost))
+
     def paper_totals(self, sheet: Sheet, score: Score) -> tuple[tuple[str, dict[str, int]], ...]:
         """Each Bummerl's end stand as written, the open one's if the sheet ended in it, and the Bummerl
         lost (a Schneider 2, a Retourschneider 4)."""
@@ -765,9 +791,7 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
             assert isinstance(result, SchnapsenResult)
             if not result.finished:
                 where = f"Runde {sheet.context.round}, Tisch {sheet.context.table}" if sheet.context.table else str(sheet.id)
-                raise RuleViolation(
-                    R_BUMMERL, f"Das Blatt {where} ist nicht beendet: erst alle Bummerl spielen oder abschließen"
-                )
+                raise RuleViolation(R_BUMMERL, f"Das Blatt {where} ist nicht beendet: erst alle Bummerl spielen oder abschließen")
             for participant in sheet.participants:
                 old = rows.get(participant.key)
                 rows[participant.key] = Standing(

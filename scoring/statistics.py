@@ -267,6 +267,8 @@ def combine(sheets: Iterable[SheetFigures], where: Filter = Filter()) -> Statist
     """The statistics of every team and player over the sheets ``where`` admits, sorted by name.
     A sheet its ruleset refuses is named in ``refused`` and counted nowhere."""
     rows: dict[str, Row] = {}
+    numbered: dict[str, date] = {}
+    """The day of the sheet each row's Startnummer comes from: the newest sheet's counts."""
     refused = []
     count = 0
     for item in sheets:
@@ -280,7 +282,9 @@ def combine(sheets: Iterable[SheetFigures], where: Filter = Filter()) -> Statist
             key = participant_key(p)
             before = rows.get(key)
             total = item.figures[p.id] if before is None else before.figures.plus(item.figures[p.id])
-            number = p.start_number if p.start_number is not None else (before.start_number if before else None)
+            number = before.start_number if before else None
+            if p.start_number is not None and (key not in numbered or item.day >= numbered[key]):
+                number, numbered[key] = p.start_number, item.day
             rows[key] = Row(key=key, name=p.name, start_number=number, figures=total)
     ordered = sorted(rows.values(), key=lambda r: (r.name.casefold(), r.key))
     return Statistics(sheets=count, rows=tuple(ordered), refused=tuple(refused))

@@ -49,7 +49,19 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .engine import ChartMarks, CloseData, Context, Explanation, Outcome, Ruleset, RuleViolation, Score, Status
+from .engine import (
+    ChartMarks,
+    CloseData,
+    Context,
+    Explanation,
+    Headline,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    Score,
+    Status,
+    figure,
+)
 from .model import Frozen, Sheet
 from .registry import register
 
@@ -153,6 +165,8 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
     team_size = 2
     Options = WattenOptions
     input_rules = {"value": SPIELWERT}
+    game_kinds = frozenset({"game", "gehen", "ausschaffen", "vergeben"})
+    """Every kind that writes points and passes the deal is a game the table counts (Regel 8)."""
     entry_models = {
         "game": GameData,
         "gehen": TeamData,
@@ -486,6 +500,23 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
         lines.append(f"Summe: {names[a]} {ta.bummerl_won} Bummerl, {ta.points}:{ta.points_against} Punkte")
         lines.append(f"Summe: {names[b]} {tb.bummerl_won} Bummerl, {tb.points}:{tb.points_against} Punkte")
         return tuple(lines)
+
+    def headline(self, sheet: Sheet, score: Score) -> Headline:
+        """During play the open Bummerl's stand, then the Wertung of the Bummerl closed so far
+        (Regel 12) and the Bummerl won; at the end the Wertung and the Bummerl won, which rank
+        (Regel 13); the points written over the Durchgang count for nothing and are not on top."""
+        result = score.result
+        assert isinstance(result, WattenResult)
+        points = {t: r.points for t, r in result.teams.items()}
+        won = {t: r.bummerl_won for t, r in result.teams.items()}
+        if score.status.finished:
+            return Headline(figures=(figure("Wertung (Punkte)", sheet, points), figure("Bummerl gewonnen", sheet, won)))
+        number = score.status.details.get("bummerl", len(result.bummerl) + 1)
+        stand = score.status.details["stand"]
+        figures = [figure(f"Stand im Bummerl {number}", sheet, stand)]
+        if result.bummerl:
+            figures += [figure("Wertung bisher (Punkte)", sheet, points), figure("Bummerl gewonnen", sheet, won)]
+        return Headline(figures=tuple(figures))
 
     # -- tournament ----------------------------------------------------------------------------
     def standings(self, sheets: Sequence[Sheet], *, scores: Sequence[Score] | None = None) -> tuple[Standing, ...]:

@@ -7,6 +7,7 @@ import flet as ft
 
 from .export_screen import status
 from .export_state import ExportState, ImportView
+from .looks import scaling
 from .share import deliver, hand_over_label
 
 
@@ -33,6 +34,7 @@ def _report(report: ImportView) -> ft.Control:
     )
 
 
+@scaling  # every screen follows the player's text size (issue 22)
 @ft.component
 def BackupScreen(exports: ExportState, route: str) -> ft.View:
     verb = hand_over_label()

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import flet as ft
 
-from .looks import scaling
-from .sheet_state import SheetState
+from .looks import error_box, scaling
+from .sheet_state import NO_SIGNATURE, SheetState
 
 
 @scaling
@@ -55,18 +55,22 @@ def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str, sign
                 )
                 controls.append(
                     ft.TextField(
-                        label="Vermerk der Turnierleitung", value=note.current or "", on_change=lambda e: set_note(e.control.value)
+                        label="Vermerk der Turnierleitung",
+                        value=note.current or "",
+                        on_change=lambda e: set_note(e.control.value),
                     )
                 )
             controls.append(
                 ft.TextField(
                     label="Unterschrift (Name)",
                     value=signature.current or "",
-                    error=state.error if state.error else None,
+                    error=state.close_error if state.close_error == NO_SIGNATURE else None,
                     on_change=lambda e: set_signer(e.control.value),
                     text_size=18,
                 )
             )
+            if state.close_error and state.close_error != NO_SIGNATURE:
+                controls.append(error_box(state.close_error))
             controls.append(
                 ft.Button(
                     "Abschließen und unterschreiben",

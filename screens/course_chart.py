@@ -198,7 +198,7 @@ def CourseChart(state: SheetState) -> ft.Control:
                 "Ausblenden" if shown else "Anzeigen",
                 icon=ft.Icons.EXPAND_LESS if shown else ft.Icons.SHOW_CHART,
                 tooltip="Spielverlauf ausblenden" if shown else "Spielverlauf anzeigen",
-                height=44,
+                height=48,
                 on_click=lambda _: show(not shown),
             ),
         ],

@@ -447,6 +447,13 @@ class DoppelkopfDraft:
         count = self.sonder.get(slot, 0) + 1
         self.sonder = {**self.sonder, slot: 0 if count > most else count}
 
+    def untap_sonder(self, seite: Seite, key: str) -> None:
+        """Count a Sonderpunkt down (a tap too many is taken back in one tap); not below 0."""
+        slot = f"{seite}.{key}"
+        count = self.sonder.get(slot, 0)
+        if count > 0:
+            self.sonder = {**self.sonder, slot: count - 1}
+
     def toggle_schwein(self) -> None:
         if self.schwein or self.schwein_possible:
             self.schwein = not self.schwein

@@ -30,8 +30,8 @@ from .drafts import DraftIncomplete, Submit, family
 
 TOUCH = 52
 """Height of a chip: above the 48 px a thumb needs at a loud table."""
-SIDE = 60
-"""Width of the "Re" / "Kontra" label in front of a side's chips."""
+SIDE = 80
+"""Width of the "Re" / "Kontra" label in front of a side's chips ("Kontra" whole at "Sehr groß")."""
 SONDER_SHORT = {"fuchs": "Fuchs", "doppelkopf": "Doko", "karlchen": "Karlchen", "herzstich": "Herz"}
 """What a Sonderpunkt chip shows, short so that a side's chips fit one phone row."""
 
@@ -72,6 +72,19 @@ def _chip(
     return chip
 
 
+def _minus(label: str, on_click: Callable[[], object]) -> ft.Control:
+    """A counter's step down, beside its chip: a 48 x 48 target named for what it lowers."""
+    return ft.Semantics(
+        label=label,
+        button=True,
+        container=True,
+        exclude_semantics=True,
+        content=ft.IconButton(
+            icon=ft.Icons.REMOVE_CIRCLE_OUTLINE, tooltip=label, width=TOUCH, height=TOUCH, on_click=lambda _: on_click()
+        ),
+    )
+
+
 def _wrap(controls: list[ft.Control]) -> ft.Row:
     return ft.Row(wrap=True, spacing=8, run_spacing=8, controls=controls)
 
@@ -110,10 +123,10 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
                 partial(draft.toggle_re, pid),
                 selected=pid in draft.re,
                 text=f"{name}\n{note}" if note else name,
-                expand=True,
             )
         )
-    controls += [_caption(f"{draft.re_prompt} ({draft.table_text})"), ft.Row(spacing=6, controls=players)]
+    # Each chip as wide as its name, wrapping onto the next line: a long name at "Sehr groß" is never cut off.
+    controls += [_caption(f"{draft.re_prompt} ({draft.table_text})"), _wrap(players)]
     kontra = 240 - int(draft.augen) if draft.augen.isdigit() and int(draft.augen) <= 240 else None
     controls.append(
         ft.Row(
@@ -144,14 +157,22 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
             for key in draft.sonder_keys:
                 count = draft.sonder_count(seite, key)
                 text = SONDER_SHORT[key] + (f" ×{count}" if count > 1 else "")
-                chips.append(
-                    _chip(
-                        f"{SEITE_NAME[seite]}: {SONDER_LABEL[key]}",
-                        partial(draft.tap_sonder, seite, key),
-                        selected=count > 0,
-                        text=text,
-                    )
+                chip = _chip(
+                    f"{SEITE_NAME[seite]}: {SONDER_LABEL[key]}",
+                    partial(draft.tap_sonder, seite, key),
+                    selected=count > 0,
+                    text=text,
                 )
+                if count:  # a tap too many is taken back as easily as it was made
+                    chip = ft.Row(
+                        tight=True,
+                        spacing=0,
+                        controls=[
+                            chip,
+                            _minus(f"{SEITE_NAME[seite]}: {SONDER_LABEL[key]} weniger", partial(draft.untap_sonder, seite, key)),
+                        ],
+                    )
+                chips.append(chip)
             controls.append(
                 ft.Row(
                     spacing=8,
@@ -171,7 +192,7 @@ def _ansagen(draft: DoppelkopfDraft) -> list[ft.Control]:
     calls = ft.Row(
         spacing=8,
         controls=[
-            ft.Text("Ansage", size=15, width=SIDE),
+            ft.Text("Ansage", size=15),  # as wide as the word: "Ansa|ge" at "Sehr groß" was a fixed 60 px
             *[
                 _chip(SEITE_NAME[s], partial(draft.toggle_ansage, s), selected=bool(draft.ansage.get(s)), expand=True)
                 for s in SEITEN
@@ -303,7 +324,7 @@ def _still_incomplete(draft: DoppelkopfDraft) -> bool:
 
 @family("doppelkopf-turnier", "doppelkopf-haus", draft=DoppelkopfDraft)
 @ft.component
-def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: int | None = None) -> ft.Control:
+def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: str | None = None) -> ft.Control:
     if draft.sheet is None or draft.lage is None:
         return ft.Text("Kein Blatt.")
     problem, set_problem = ft.use_state(cast("str | None", None))
@@ -315,6 +336,10 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
             set_problem(str(error))
             return
         set_problem(None)
+        if correcting is None:
+            preview = draft.preview()
+            if preview is not None and not preview[0]:
+                return  # the refusal already shows under the button ("Nicht erlaubt: …"): once, not twice
         on_submit(kind, data)
 
     controls: list[ft.Control] = []
@@ -330,7 +355,7 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: in
     )
     if draft.more:
         controls += _rare(draft)
-    label = f"Spiel {correcting} korrigieren" if correcting else "Eintragen"
+    label = "Korrektur eintragen" if correcting else "Eintragen"
     controls.append(
         ft.FilledButton(
             content=ft.Text(label, size=20, weight=ft.FontWeight.BOLD),

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from scoring import Entry, Score, Sheet, find_ruleset
 from scoring.engine import EntryChecker
+from scoring.numbering import refusal_text
 
 from .looks import scaling
 
@@ -51,7 +52,7 @@ class Family:
     rulesets: tuple[str, ...]
     draft: Callable[[], EntryDraft]
     panel: Callable[..., Any]
-    """``panel(draft, on_submit, *, correcting: int | None)`` -> a Flet control."""
+    """``panel(draft, on_submit, *, correcting: str | None)`` (what the corrected entry is called, "7. Spiel") -> a Flet control."""
 
 
 _FAMILIES: dict[str, Family] = {}
@@ -116,4 +117,6 @@ def refusal(sheet: Sheet, kind: str, data: Mapping[str, Any]) -> str | None:
     except ValueError as error:
         return str(error)
     violation = checker(sheet).refusal(entry)
-    return None if violation is None else str(violation)
+    if violation is None:
+        return None
+    return refusal_text(violation, sheet.entries, find_ruleset(sheet.ruleset.id).counted_kinds(sheet), kind)

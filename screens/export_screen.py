@@ -6,7 +6,7 @@ from __future__ import annotations
 import flet as ft
 
 from .export_state import KINDS, ExportState, Kind
-from .looks import error_box
+from .looks import error_box, scaling
 from .share import deliver, hand_over_label
 from .sheet_state import SheetState
 
@@ -34,6 +34,7 @@ def status(exports: ExportState) -> list[ft.Control]:
     return out
 
 
+@scaling  # every screen follows the player's text size (issue 22)
 @ft.component
 def ExportScreen(state: SheetState, exports: ExportState, route: str) -> ft.View:
     sheet = state.sheet

@@ -182,7 +182,7 @@ def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
 
 @family("schafkopf-turnier", draft=SchafkopfDraft)
 @ft.component
-def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int | None = None) -> ft.Control:
+def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: str | None = None) -> ft.Control:
     if draft.sheet is None:
         return ft.Text("Kein Blatt.")
 
@@ -197,7 +197,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
 
     dealer = draft.dealer
     header = (
-        f"Eintrag {correcting}: richtig ist"
+        f"{correcting} korrigieren: richtig ist"
         if correcting
         else "Neues Spiel" + (f" · es gibt {draft.name(dealer)}" if dealer else "")
     )
@@ -312,12 +312,10 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: int 
     if preview:
         controls.append(ft.Text(preview, size=15))
     if draft.error:
-        controls.append(
-            error_box(draft.error)
-        )
+        controls.append(error_box(draft.error))
     controls.append(
         ft.FilledButton(
-            f"Spiel {correcting} korrigieren" if correcting else "Eintragen",
+            "Korrektur eintragen" if correcting else "Eintragen",
             icon=ft.Icons.EDIT if correcting else ft.Icons.CHECK,
             height=BIG,
             style=ft.ButtonStyle(

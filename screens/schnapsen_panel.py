@@ -86,13 +86,13 @@ def _row(controls: list[ft.Control]) -> ft.Control:
 
 @family("bauernschnapsen", "talonschnapsen", draft=SchnapsenDraft)
 @ft.component
-def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: int | None = None) -> ft.Control:
+def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str | None = None) -> ft.Control:
     if draft.sheet is None:
         return ft.Text("Kein Blatt.")
     players = TWO  # names are long: two to a row, also for three players
     controls: list[ft.Control] = []
     if correcting:
-        controls.append(_heading(f"Spiel {correcting} korrigieren: richtig ist"))
+        controls.append(_heading(f"{correcting} korrigieren: richtig ist"))
     controls.append(_row([_choice(o, o.value == draft.game, draft.choose_game, col=TWO) for o in draft.game_options()]))
     if draft.game != NORMAL:
         controls += [
@@ -135,7 +135,7 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: int 
         ft.Container(
             height=60,
             content=ft.FilledButton(
-                content=ft.Text(f"Spiel {correcting} korrigieren" if correcting else "Eintragen", size=20),
+                content=ft.Text("Korrektur eintragen" if correcting else "Eintragen", size=20),
                 expand=True,
                 style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12)),
                 on_click=lambda _: draft.submit(on_submit),

@@ -51,6 +51,19 @@ def SettingsScreen(state: SettingsState) -> ft.View:
                 size=13,
                 color=ft.Colors.ON_SURFACE_VARIANT,
             ),
+            ft.TextField(
+                label="Name dieses Handys",
+                value=state.device_name,
+                hint_text=settings.own_name or None,
+                on_change=lambda e: state.set_device_name(e.control.value),
+                text_size=17,
+            ),
+            ft.Text(
+                f"Steht bei jeder Korrektur und Streichung in der Änderungsspur (jetzt: „{state.store.device}“); "
+                "leer: der eigene Name.",
+                size=13,
+                color=ft.Colors.ON_SURFACE_VARIANT,
+            ),
             _heading("Zuletzt beigetreten"),
             ft.Text(
                 settings.last_host or "Noch keinem Turnier beigetreten.",

@@ -10,6 +10,7 @@ first show the defaults. The store's directory is where the app already keeps th
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from storage import SheetStore, StorageError
 from storage.atomic import atomic_write_bytes, dump_json, parse_json_object
+from storage.repository import ENV_DEVICE
 
 SETTINGS_FILE = "einstellungen.json"
 
@@ -45,6 +47,8 @@ class Settings(BaseModel):
     text_size: TextSize = "normal"
     house_rules: HouseRules = "meist"
     own_name: str = Field(default="", max_length=NAME_LIMIT)
+    device_name: str = Field(default="", max_length=NAME_LIMIT)
+    """The name of this phone in every entry's trail ("Handy Sepp"); empty: the own name."""
     last_host: str = Field(default="", max_length=2000)
     """The join line or address of the tournament host this phone joined last."""
 
@@ -77,6 +81,8 @@ class SettingsState:
     settings: Settings = field(default_factory=Settings)
     own_name: str = ""
     """The name field as typed (saved when valid)."""
+    device_name: str = ""
+    """The device name field as typed (saved when valid)."""
     error: str | None = None
     saved: bool = False
 
@@ -86,6 +92,22 @@ class SettingsState:
         except StorageError as error:
             self.error = f"{error} Es gelten die Voreinstellungen; Speichern überschreibt die Datei."
         self.own_name = self.settings.own_name
+        self.device_name = self.settings.device_name
+        self._fallback = self.store.device
+        self.apply_device()
+
+    @property
+    def device(self) -> str | None:
+        """The name stamped on this phone's entries: the device name from the settings, else the own
+        name; ``None`` while neither is set (then the store's default stands)."""
+        return self.settings.device_name or self.settings.own_name or None
+
+    def apply_device(self) -> None:
+        """Stamp new entries with ``device``; without one, with what the store was given (by default the
+        computer's name). ``TISCHBLOCK_DEVICE``, set for a kiosk or a test, wins."""
+        if os.environ.get(ENV_DEVICE):
+            return
+        self.store.device = (self.device or self._fallback)[:NAME_LIMIT]
 
     @property
     def text_scale(self) -> float:
@@ -106,6 +128,7 @@ class SettingsState:
             self.error = f"Die Einstellungen konnten nicht gespeichert werden: {error}"
             return False
         self.settings, self.error, self.saved = changed, None, True
+        self.apply_device()
         return True
 
     def set_theme(self, theme: str) -> None:
@@ -128,6 +151,15 @@ class SettingsState:
             self.error = f"Eigener Name: höchstens {NAME_LIMIT} Zeichen."
             return
         self._change(own_name=text)
+
+    def set_device_name(self, name: str) -> None:
+        """Keep what was typed; save it once it is a name (not too long). It names this phone in the trail."""
+        self.device_name = name
+        text = " ".join(name.split())
+        if len(text) > NAME_LIMIT:
+            self.error = f"Name dieses Handys: höchstens {NAME_LIMIT} Zeichen."
+            return
+        self._change(device_name=text)
 
     def remember_host(self, target: str) -> None:
         """After joining: the join line or address, offered again next time."""

@@ -9,6 +9,8 @@ from typing import Any
 
 import flet as ft
 
+from scoring.engine import Figure
+
 from .course_chart import CourseChart
 from .families import find_family
 from .looks import error_box, scaling
@@ -16,35 +18,45 @@ from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
 
-def _header(state: SheetState) -> ft.Control:
-    """Totals big enough to read at arm's length, then the ruleset's status lines."""
-    stand = state.stand
-    big = stand if stand is not None else state.totals
-    scores = ft.Row(
-        wrap=True,
-        spacing=16,
-        run_spacing=4,
+def _figure(figure: Figure, *, big: bool) -> ft.Control:
+    """One labelled row of headline numbers: the label above, each participant's value with its name."""
+    values = ft.Row(
+        spacing=8,
         alignment=ft.MainAxisAlignment.CENTER,
+        vertical_alignment=ft.CrossAxisAlignment.START,
         controls=[
-            ft.Column(
+            ft.Column(  # side by side, each participant's share of the width; a long name wraps in it
+                expand=True,
                 spacing=0,
                 horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                 controls=[
-                    ft.Text(str(value), size=40 if len(big) <= 3 else 30, weight=ft.FontWeight.BOLD),
-                    ft.Text(name, size=14, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+                    ft.Text(value, size=(40 if len(figure.values) <= 3 else 30) if big else 18, weight=ft.FontWeight.BOLD),
+                    ft.Text(name, size=14 if big else 12, text_align=ft.TextAlign.CENTER),
                 ],
             )
-            for name, value in big
+            for name, value in figure.values
         ],
     )
-    controls: list[ft.Control] = [scores]
-    if stand is not None:
-        controls.append(
+    label = ft.Text(figure.label, size=14 if big else 13, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
+    return ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER, controls=[label, values])
+
+
+def _header(state: SheetState) -> ft.Control:
+    """The numbers that count, big enough to read at arm's length and named as the ruleset names
+    them (``Ruleset.headline``), then the ruleset's status lines."""
+    headline = state.headline
+    controls: list[ft.Control] = []
+    if headline is not None:
+        controls.append(_figure(headline.main, big=True))
+        # the others as one line each, so the list below keeps its room on a phone
+        controls.extend(
             ft.Text(
-                "Summe: " + " · ".join(f"{name} {value}" for name, value in state.totals),
-                size=13,
+                f"{f.label}: " + " · ".join(f"{name} {value}" for name, value in f.values),
+                size=15,
+                weight=ft.FontWeight.W_600,
                 text_align=ft.TextAlign.CENTER,
             )
+            for f in headline.figures[1:]
         )
     controls.extend(ft.Text(message, size=15, weight=ft.FontWeight.W_500) for message in state.messages)
     return ft.Container(
@@ -82,13 +94,13 @@ def _line(state: SheetState, line: LineView, correct: Callable[[int], Any]) -> l
             details.append(ft.Text(f"Punkte: {line.points}", size=13, weight=ft.FontWeight.W_500))
         for item in state.trail(line.entry):
             details.append(ft.Text(item.text(), size=13, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
-        if not line.voided and "Abschluss" not in line.title:
+        if line.correctable:
             details.append(
                 ft.Row(
                     wrap=True,
                     controls=[
                         ft.OutlinedButton(
-                            f"Eintrag {line.entry} korrigieren",
+                            f"{line.name} korrigieren",
                             icon=ft.Icons.EDIT,
                             height=48,
                             on_click=functools.partial(correct, line.entry),
@@ -107,16 +119,17 @@ def _line(state: SheetState, line: LineView, correct: Callable[[int], Any]) -> l
 
 def _correction_bar(state: SheetState) -> ft.Control:
     target = state.correcting
+    what = state.label(target) if target is not None else ""
 
     def strike() -> None:
         if target is not None and state.void(target, state.reason):
-            state.cancel_correction()
+            state.finish_correction()
 
     return ft.Column(
         spacing=6,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         controls=[
-            ft.Text(f"Eintrag {target} korrigieren oder streichen", size=16, weight=ft.FontWeight.BOLD),
+            ft.Text(f"{what} korrigieren oder streichen", size=16, weight=ft.FontWeight.BOLD),
             ft.TextField(
                 label="Grund der Änderung",
                 value=state.reason,
@@ -128,7 +141,7 @@ def _correction_bar(state: SheetState) -> ft.Control:
                 controls=[
                     ft.OutlinedButton("Abbrechen", height=48, on_click=lambda _: state.cancel_correction()),
                     ft.OutlinedButton(
-                        f"Eintrag {target} streichen",
+                        f"{what} streichen",
                         icon=ft.Icons.DELETE_OUTLINE,
                         height=48,
                         on_click=lambda _: strike(),
@@ -146,7 +159,11 @@ def _sync(state: SheetState, tournament: TournamentState) -> ft.Control | None:
         return None
     stray = tournament.stray(sheet.context.tournament, sheet.context.table)
     if stray is not None:  # issue 21: say so on the sheet too; the start screen hands it over
-        there = " – auf der Startseite „An das Turnier senden“" if tournament.can_hand_over(sheet.context.tournament, state.closed) else ""
+        there = (
+            " – auf der Startseite „An das Turnier senden“"
+            if tournament.can_hand_over(sheet.context.tournament, state.closed)
+            else ""
+        )
         return ft.Text(f"{stray[:1].upper()}{stray[1:]}{there}.", size=14, weight=ft.FontWeight.W_500, color=ft.Colors.ERROR)
     if not tournament.belongs(sheet.context.tournament, sheet.context.table):
         return None
@@ -155,7 +172,9 @@ def _sync(state: SheetState, tournament: TournamentState) -> ft.Control | None:
     sync = tournament.states.get(sheet_id)
     controls: list[ft.Control] = [ft.Text(f"Veranstalter: {label}", size=14, weight=ft.FontWeight.W_500, expand=True)]
     if sync is not None and sync.state == "refused":
-        controls.append(ft.TextButton("Erneut senden", icon=ft.Icons.SEND, height=44, on_click=lambda _: tournament.retry(sheet_id)))
+        controls.append(
+            ft.TextButton("Erneut senden", icon=ft.Icons.SEND, height=44, on_click=lambda _: tournament.retry(sheet_id))
+        )
     elif sync is None or sync.state == "not_sent" or sync.revision > sync.acknowledged_revision:
         what = "Jetzt senden" if state.closed else "Zwischenstand senden"
         controls.append(ft.TextButton(what, icon=ft.Icons.SEND, height=44, on_click=lambda _: tournament.queue(sheet_id)))
@@ -195,11 +214,10 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     if state.correcting is not None:
         panel.append(_correction_bar(state))
     if state.correcting is not None or not state.finished:
-        panel.append(family.panel(state.draft, state.submit, correcting=state.correcting))
+        correcting = state.label(state.correcting) if state.correcting is not None else None
+        panel.append(family.panel(state.draft, state.submit, correcting=correcting))
     if state.error:
-        panel.append(
-            error_box(state.error)
-        )
+        panel.append(error_box(state.error))
     elif state.notice:
         panel.append(ft.Text(state.notice, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
     if state.correcting is None and state.last_game is not None and not state.closed:
@@ -253,9 +271,14 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
         route=route,
         padding=ft.Padding.symmetric(horizontal=10, vertical=6),
         appbar=ft.AppBar(
+            toolbar_height=64,
             title=ft.Column(
                 spacing=0,
-                controls=[ft.Text(state.title, size=18), ft.Text(tournament.where(state.where), size=12)],
+                controls=[
+                    # two lines rather than "Doppelkopf (Turn…" beside the actions at 360-412 px
+                    ft.Text(state.title, size=16, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                    ft.Text(tournament.where(state.where), size=12, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+                ],
             ),
             actions=[
                 ft.Semantics(
@@ -274,7 +297,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
                     tooltip=close_label,
                     height=48,
                     on_click=lambda _: on_close(),
-                )
+                ),
             ],
         ),
         controls=[

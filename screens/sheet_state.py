@@ -14,14 +14,17 @@ from typing import Any
 import flet as ft
 
 from scoring import Line, RuleViolation, Score, Sheet, explain, find_ruleset
+from scoring.engine import Headline
 from scoring.messages import kind_label
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
+from scoring.numbering import Numbered, next_label, numbering, refusal_text
 from storage import SheetStore, StorageError
 
 from .drafts import DraftIncomplete, EntryDraft, assign, checker, refusal
 from .families import draft_for
 
 UNDO_REASON = "Letztes Spiel zurückgenommen"
+NO_SIGNATURE = "Bitte mit Namen unterschreiben."
 
 
 def when(at: datetime | None) -> str:
@@ -46,7 +49,7 @@ class TrailItem:
     def text(self) -> str:
         reason = f", Grund: {self.reason}" if self.reason else ""
         change = f": vorher „{self.before}“, jetzt „{self.after}“" if self.after else f": war „{self.before}“"
-        return f"{self.action} (Eintrag {self.entry}) am {self.at} auf {self.device}{reason}{change}"
+        return f"{self.action} am {self.at} auf {self.device}{reason}{change}"
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ class LineView:
     voided: bool
     corrected: bool
     explanation: tuple[str, ...]
+    name: str = ""
+    """What the players call it: "7. Spiel", "Abschluss", "Gestrichen: Spiel nach dem 6. Spiel"."""
+    correctable: bool = False
 
 
 def _summary(line: Line) -> str:
@@ -81,6 +87,8 @@ class SheetState:
     error: str | None = None
     """The last refusal (the ruleset's German message), shown next to the entry panel."""
     notice: str | None = None
+    close_error: str | None = None
+    """The close screen's refusal (no signature, no note), shown there only."""
     """What the last action did ("Spiel 5 eingetragen"), so a tap is confirmed."""
     expanded: int | None = None
     """The line whose explanation and trail are shown."""
@@ -182,6 +190,13 @@ class SheetState:
         return [(p.name, int(stand[p.id])) for p in self.sheet.participants if p.id in stand]
 
     @property
+    def headline(self) -> Headline | None:
+        """The labelled numbers on top, as the ruleset names them (``Ruleset.headline``)."""
+        if self.sheet is None or self.score is None:
+            return None
+        return find_ruleset(self.sheet.ruleset.id).headline(self.sheet, self.score)
+
+    @property
     def messages(self) -> tuple[str, ...]:
         return self.score.status.messages if self.score is not None else ()
 
@@ -211,34 +226,39 @@ class SheetState:
         return "  ".join(f"{self.name(pid)} {value:+d}" for pid, value in points.items() if value)
 
     def _line_views(self, sheet: Sheet, score: Score) -> list[LineView]:
-        """The list's lines. A line the ruleset gave as the same object as last time (the log is
-        append-only; after a new game only it is new) keeps its view, so the list costs little."""
+        """The list's lines, named as the players count the games (``scoring.numbering``). A line the
+        ruleset gave as the same object as last time, under the same name (the log is append-only;
+        after a new game only it is new) keeps its view, so the list costs little."""
         cache = self._views
         voids = {e.target: i for i, e in enumerate(sheet.entries, start=1) if e.kind == VOID}
         by_entry = {line.entry: line for line in score.lines}
+        names = numbering(sheet.entries, find_ruleset(sheet.ruleset.id).counted_kinds(sheet))
         views = []
         for number, entry in enumerate(sheet.entries, start=1):
             if entry.kind in (CORRECTION, VOID):
                 continue
             line = by_entry.get(number)
-            key: object = ("gestrichen", number, voids.get(number)) if line is None else number
+            name = names[number]
+            key: object = ("gestrichen", number, voids.get(number), name.label) if line is None else (number, name.label)
             cached = cache.get(key)
             if cached is not None and (line is None or cached[0] is line):
                 views.append(cached[1])
                 continue
-            view = self._line_view(sheet, number, entry.kind, line, voids.get(number))
+            view = self._line_view(sheet, name, line, voids.get(number))
             cache[key] = (line, view)
             views.append(view)
         return views
 
-    def _line_view(self, sheet: Sheet, number: int, kind: str, line: Line | None, void: int | None) -> LineView:
+    def _line_view(self, sheet: Sheet, name: Numbered, line: Line | None, void: int | None) -> LineView:
         """One line as the list shows it; a voided one says what it was."""
+        number = name.entry
         if line is None:
             was = self._line_text(find_ruleset(sheet.ruleset.id), void - 1, number, sheet) if void else ""
             return LineView(
                 entry=number,
-                title=f"{number}. {kind_label(kind)} (gestrichen)",
-                summary=f"gestrichen, war: {was}" if was else "gestrichen",
+                name=name.label,
+                title=name.label,
+                summary=f"war: {was}" if was else "gestrichen",
                 points="",
                 stand="",
                 voided=True,
@@ -248,14 +268,29 @@ class SheetState:
         shown = line.stand if line.stand is not None else line.totals
         return LineView(
             entry=number,
-            title=f"{number}. {kind_label(line.kind)}" + (" (korrigiert)" if line.corrected_by else ""),
+            name=name.label,
+            title=name.label + (" (korrigiert)" if line.corrected_by else ""),
             summary=_summary(line),
             points=self._points_text(line.points),
             stand=" : ".join(str(shown[p.id]) for p in sheet.participants if p.id in shown),
             voided=False,
             corrected=bool(line.corrected_by),
             explanation=tuple(f"{e.rule}: {e.text}" for e in line.explanation),
+            correctable=line.kind != CLOSE,
         )
+
+    def label(self, entry: int) -> str:
+        """What the sheet calls log entry ``entry`` ("7. Spiel"), as the players count the games."""
+        if self.sheet is None:
+            return f"Eintrag {entry}"
+        named = numbering(self.sheet.entries, find_ruleset(self.sheet.ruleset.id).counted_kinds(self.sheet)).get(entry)
+        return named.label if named is not None else f"Eintrag {entry}"
+
+    def _refusal(self, error: BaseException, kind: str | None = None) -> str:
+        """A refusal as the player reads it: an entry named by its game number, not its log number."""
+        if isinstance(error, RuleViolation) and self.sheet is not None:
+            return refusal_text(error, self.sheet.entries, find_ruleset(self.sheet.ruleset.id).counted_kinds(self.sheet), kind)
+        return explain(error)
 
     def trail(self, entry: int) -> list[TrailItem]:
         """Every correction and void of ``entry``: when, on which device, why, and what it changed."""
@@ -297,12 +332,13 @@ class SheetState:
         return "gestrichen"
 
     # -- actions ---------------------------------------------------------------------------
-    def _apply(self, action: Any, notice: str) -> bool:
-        """Run a store action; on refusal keep its message and change nothing."""
+    def _apply(self, action: Any, notice: str, kind: str | None = None) -> bool:
+        """Run a store action; on refusal keep its message (a new entry of ``kind`` named by its game
+        number) and change nothing."""
         try:
             sheet = action()
         except (RuleViolation, StorageError, ValueError) as error:
-            self.error = explain(error)
+            self.error = self._refusal(error, kind)
             self.notice = None
             return False
         return self.show_saved(sheet, notice)
@@ -331,16 +367,18 @@ class SheetState:
                 return False
             ok = self._apply(
                 lambda: self.store.correct(self.sheet_id, target, kind, data, reason=reason),
-                f"Eintrag {target} korrigiert",
+                f"{self.label(target)} korrigiert",
             )
             if ok:
-                self.cancel_correction()
+                self.finish_correction()
                 self.expanded = target
             return ok
-        number = len(self.sheet.entries) + 1 if self.sheet is not None else 1
-        return self._apply(
-            lambda: self.store.add_game(self.sheet_id, data, kind=kind), f"{kind_label(kind)} {number} eingetragen"
+        what = (
+            next_label(self.sheet.entries, find_ruleset(self.sheet.ruleset.id).counted_kinds(self.sheet), kind)
+            if self.sheet
+            else kind_label(kind)
         )
+        return self._apply(lambda: self.store.add_game(self.sheet_id, data, kind=kind), f"{what} eingetragen", kind)
 
     def submit_draft(self) -> bool:
         """Save the draft's entry; an incomplete draft says what is missing."""
@@ -361,7 +399,7 @@ class SheetState:
             return
         line = next((ln for ln in self.score.lines if ln.entry == entry), None)
         if line is None or line.kind == CLOSE:
-            self.error = f"Eintrag {entry} kann nicht korrigiert werden."
+            self.error = f"{self.label(entry)} kann nicht korrigiert werden."
             return
         kind, data = self._current(entry)
         before = self.sheet.model_copy(update={"entries": self.sheet.entries[: entry - 1]})
@@ -380,6 +418,12 @@ class SheetState:
         return kind, data
 
     def cancel_correction(self) -> None:
+        """ "Abbrechen": back to entering new games; a refusal of the correction goes with it."""
+        self.error, self.notice = None, None
+        self.finish_correction()
+
+    def finish_correction(self) -> None:
+        """Back to entering new games after the correction was saved (its notice stays)."""
         self.correcting, self.reason = None, ""
         if self.sheet is not None and self.score is not None and self.draft is not None:
             self.draft.reset(self.sheet, self.score)
@@ -404,22 +448,32 @@ class SheetState:
         if target is None:
             self.error = "Es gibt kein Spiel zum Zurücknehmen."
             return False
-        return self._apply(lambda: self.store.void(self.sheet_id, target, reason=UNDO_REASON), f"Eintrag {target} zurückgenommen")
+        what = self.label(target)
+        return self._apply(lambda: self.store.void(self.sheet_id, target, reason=UNDO_REASON), f"{what} zurückgenommen")
 
     def void(self, entry: int, reason: str) -> bool:
         """Strike a past entry out, with a reason."""
         if not reason.strip():
             self.error = "Bitte einen Grund für das Streichen angeben."
             return False
-        return self._apply(lambda: self.store.void(self.sheet_id, entry, reason=reason.strip()), f"Eintrag {entry} gestrichen")
+        what = self.label(entry)
+        return self._apply(lambda: self.store.void(self.sheet_id, entry, reason=reason.strip()), f"{what} gestrichen")
+
+    def leave_panel(self) -> None:
+        """The player leaves the entry panel (to sign, to another screen): its refusal and notice go."""
+        self.error, self.notice, self.close_error = None, None, None
 
     def close(self, signed_by: str, override: str | None = None) -> bool:
-        """Close and sign; before the end only with the Turnierleitung's note (the ruleset decides)."""
+        """Close and sign; before the end only with the Turnierleitung's note (the ruleset decides).
+        A refusal is the close screen's own (``close_error``), never the entry panel's."""
         if not signed_by.strip():
-            self.error = "Bitte mit Namen unterschreiben."
+            self.close_error = NO_SIGNATURE
             return False
         note = (override or "").strip() or None
-        return self._apply(lambda: self.store.close(self.sheet_id, signed_by.strip(), override=note), "Blatt abgeschlossen")
+        self.error = None
+        ok = self._apply(lambda: self.store.close(self.sheet_id, signed_by.strip(), override=note), "Blatt abgeschlossen")
+        self.close_error, self.error = (None, None) if ok else (self.error, None)
+        return ok
 
     def entry_at(self, number: int) -> Entry | None:
         if self.sheet is None or not 1 <= number <= len(self.sheet.entries):

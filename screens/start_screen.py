@@ -85,7 +85,7 @@ def _action(icon: ft.IconData, label: str, on_click: Callable[[], None]) -> ft.C
         label=label,
         button=True,
         exclude_semantics=True,
-        content=ft.IconButton(icon=icon, tooltip=label, icon_size=26, on_click=lambda _: on_click()),
+        content=ft.IconButton(icon=icon, tooltip=label, icon_size=26, width=48, height=48, on_click=lambda _: on_click()),
     )
 
 

@@ -6,6 +6,7 @@ import flet as ft
 
 from scoring.statistics import Figures, GameRef, Row
 
+from .looks import scaling
 from .statistics_state import DATE_HINT, StatisticsState
 
 
@@ -112,6 +113,7 @@ def _filters(state: StatisticsState) -> ft.Control:
     )
 
 
+@scaling  # every screen follows the player's text size (issue 22)
 @ft.component
 def StatisticsScreen(state: StatisticsState, route: str) -> ft.View:
     controls: list[ft.BaseControl] = [_filters(state)]

@@ -36,7 +36,7 @@ def _button(choice: Choice, on_submit: Submit, *, chosen: bool, height: int = BI
 
 @family("watten-turnier", draft=WattenDraft)
 @ft.component
-def WattenPanel(draft: WattenDraft, on_submit: Submit, *, correcting: int | None = None) -> ft.Control:
+def WattenPanel(draft: WattenDraft, on_submit: Submit, *, correcting: str | None = None) -> ft.Control:
     if draft.sheet is None:
         return ft.Text("Kein Blatt.")
     columns: list[ft.Control] = []
@@ -53,7 +53,7 @@ def WattenPanel(draft: WattenDraft, on_submit: Submit, *, correcting: int | None
                         size=16,
                         weight=ft.FontWeight.W_600,
                         text_align=ft.TextAlign.CENTER,
-                        max_lines=1,
+                        max_lines=2,  # a long team name wraps rather than "Die Sautreiber …"
                         overflow=ft.TextOverflow.ELLIPSIS,
                     ),
                     *[ft.Row([_button(c, on_submit, chosen=c == draft.chosen)]) for c in choices],
@@ -78,7 +78,7 @@ def WattenPanel(draft: WattenDraft, on_submit: Submit, *, correcting: int | None
                 ],
             )
         ]
-    header = f"Eintrag {correcting} korrigieren: richtig ist" if correcting else "Wer hat gewonnen?"
+    header = f"{correcting} korrigieren: richtig ist" if correcting else "Wer hat gewonnen?"
     return ft.Column(
         spacing=8,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,

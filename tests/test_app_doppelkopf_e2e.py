@@ -252,12 +252,10 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         assert sheet_files(data_dir) == before
         click(page, "Re: Bert", changes=True)
 
-        entry = 0
         for number, game in enumerate(TURNIER, start=1):
             taps.reset()
             enter(taps, game)
-            entry += 1
-            wait_for_text(page, f"Spiel {entry} eingetragen", 10_000)
+            wait_for_text(page, f"{number}. Spiel eingetragen", 10_000)  # as players count games
             if number == 1:
                 record_taps("doppelkopf-turnier", "Normalspiel mit Re-Ansage", taps.count, 6)
                 assert taps.count <= 6
@@ -269,8 +267,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
                 click(page, "Spiel wiederholt", changes=True)
                 screenshot(page, "doppelkopf-turnier-strafe.png")
                 click(page, "Eintragen")
-                entry += 1
-                wait_for_text(page, f"Strafe {entry} eingetragen", 10_000)
+                wait_for_text(page, f"Strafe nach dem {number}. Spiel eingetragen", 10_000)  # no game (Regel 24)
             if number == 8:
                 wait_for_text(page, "Pflichtsolo offen: Bert", 10_000)
             if number == 19:
@@ -291,22 +288,22 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
 
         # Take the last game back (a void, with the trail) and enter it again with the right Augen.
         click(page, "Letztes Spiel zurücknehmen")
-        wait_for_text(page, f"Eintrag {entry} zurückgenommen", 10_000)
+        wait_for_text(page, "20. Spiel zurückgenommen", 10_000)
         wait_for_text(page, "Spiel 20 von 20, noch 1 Spiel")
         enter(taps, REDO)
         wait_for_text(page, "Runde beendet: 20 Spiele", 10_000)
 
         # Correct game 3: the Augen were 110; the panel loads it as it was, at its table (Carla sat out).
         scroll_to(page, "button", re.compile(rf"^{CORRECTED}\. Spiel ")).click()
-        click(page, f"Eintrag {CORRECTED} korrigieren")
-        wait_for_text(page, f"Spiel {CORRECTED} korrigieren", 10_000)
+        click(page, f"{CORRECTED}. Spiel korrigieren")
+        wait_for_text(page, f"{CORRECTED}. Spiel korrigieren oder streichen", 10_000)
         wait_for_text(page, "Carla gibt und sitzt aus")
         fill(page, "Grund der Änderung", "Augen falsch gezählt")
         fill(page, "Augen Re", "110", changes=True)
         screenshot(page, "doppelkopf-turnier-korrektur.png")
-        click(page, f"Spiel {CORRECTED} korrigieren")
-        wait_for_text(page, f"Eintrag {CORRECTED} korrigiert", 10_000)
-        wait_for_text(page, re.compile(r"Korrigiert \(Eintrag \d+\) am .* auf Handy Tisch 2, Grund: Augen falsch gezählt"))
+        click(page, "Korrektur eintragen")
+        wait_for_text(page, f"{CORRECTED}. Spiel korrigiert", 10_000)
+        wait_for_text(page, re.compile(r"Korrigiert am .* auf Handy Tisch 2, Grund: Augen falsch gezählt"))
 
         (sheet_id,) = (name.removesuffix(".json") for name in sheet_files(data_dir))
         stored = SheetStore(data_dir).open(sheet_id)
@@ -343,7 +340,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         click(page, "Eintrag: Schmeißen", changes=True)
         click(page, "Schmeißt: Hans", changes=True)
         click(page, "Eintragen")
-        wait_for_text(page, "Schmeißen 1 eingetragen", 10_000)
+        wait_for_text(page, "Schmeißen vor dem 1. Spiel eingetragen", 10_000)
         tap(taps, "button", "Solo, stille Hochzeit …", changes=False)
         tap(taps, "button", "Armut")
         tap(taps, "button", "Schwein")
@@ -353,15 +350,15 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         type_in(taps, "Augen Re", "100")
         screenshot(page, "doppelkopf-haus-panel.png")
         tap(taps, "button", "Eintragen", changes=False)
-        wait_for_text(page, "Spiel 2 eingetragen", 10_000)
+        wait_for_text(page, "1. Spiel eingetragen", 10_000)  # the Schmeißen is no game
         haus_game = Game(re=("Franz", "Hans"), augen=135, ansagen=("Re",), sonder=("Re: Karlchen",))
         enter(taps, haus_game)
-        wait_for_text(page, "Spiel 3 eingetragen", 10_000)
+        wait_for_text(page, "2. Spiel eingetragen", 10_000)
         click(page, "Strafe, Schmeißen, Geber …")
         click(page, "Eintrag: Strafe", changes=True)
         click(page, "Strafe: Ilse", changes=True)
         click(page, "Eintragen")
-        wait_for_text(page, "Strafe 4 eingetragen", 10_000)
+        wait_for_text(page, "3. Strafe eingetragen", 10_000)  # Hausregel 2: it ends the game
         wait_for_text(page, "Spiel 4 von 16")  # Hausregel 2: the Verwerfen ends the game and counts as one
         click(page, "Abschließen")
         fill(page, "Vermerk der Turnierleitung", "Saal schließt, K. Meier")

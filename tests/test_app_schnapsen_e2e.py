@@ -168,7 +168,7 @@ def play(taps: Taps, page: Any, buttons: list[str], number: int) -> int:
     for name in buttons:
         tap(taps, page, name)
     tap(taps, page, "Eintragen")
-    settle(page, f"Spiel {number} eingetragen")
+    settle(page, f"{number}. Spiel eingetragen")  # the game as players count them
     return taps.reset()
 
 
@@ -179,10 +179,10 @@ def settle(page: Any, text: str) -> None:
 
 
 def correct(page: Any, taps: Taps, entry: int, reason: str) -> None:
-    """Open line ``entry`` and load it into the panel, with a reason."""
+    """Open the ``entry``-th game's line (as players count them) and load it into the panel, with a reason."""
     scroll_to(page, "button", re.compile(rf"^{entry}\. Spiel ")).click()
-    taps.tap("button", f"Eintrag {entry} korrigieren")
-    settle(page, f"Spiel {entry} korrigieren: richtig ist")
+    taps.tap("button", f"{entry}. Spiel korrigieren")
+    settle(page, f"{entry}. Spiel korrigieren: richtig ist")
     taps.type("Grund der Änderung", reason)
 
 
@@ -247,14 +247,14 @@ def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> Non
             wait_for_text(page, "Kontraschnapser: hat Resi Gruber (Die Hausruckviertler) gewonnen?", 10_000)
             screenshot(page, "bauernschnapsen-sonderspiel.png")
             click(page, "Eintragen")
-            settle(page, "Spiel 6 eingetragen")
+            settle(page, "6. Spiel eingetragen")
             continue
         if number == 7:
             click(page, "Verloren")
             click(page, "Verlierer ab 33 Augen: 1")
             screenshot(page, "bauernschnapsen-normales-spiel.png")
             click(page, "Eintragen")
-            settle(page, "Spiel 7 eingetragen")
+            settle(page, "7. Spiel eingetragen")
             continue
         counts.append((buttons, play(taps, page, buttons, number)))
         if number == 1:
@@ -270,13 +270,13 @@ def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> Non
     taps.reset()
     tap(taps, page, "Letztes Spiel zurücknehmen")
     assert taps.reset() == 1
-    settle(page, "Eintrag 11 zurückgenommen")
+    settle(page, "11. Spiel zurückgenommen")
 
     # Game 2 was ab 33, not unter 33: corrected in the same panel, with a reason.
     correct(page, taps, 2, "Augen falsch angetippt")
     click(page, "Verlierer ab 33 Augen: 1")
-    click(page, "Spiel 2 korrigieren")
-    settle(page, "Eintrag 2 korrigiert")
+    click(page, "Korrektur eintragen")
+    settle(page, "2. Spiel korrigiert")
 
     # Another Rufer for game 3 shifts the round: game 10's Schnapser would no longer be the Rufer's.
     correct(page, taps, 3, "Rufer verwechselt")
@@ -284,7 +284,7 @@ def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> Non
     settle(page, "Wer hat Trumpf gerufen?")
     click(page, "Rufer war Resi Gruber")
     before = sheet_files(app.data_dir)
-    click(page, "Spiel 3 korrigieren")
+    click(page, "Korrektur eintragen")
     wait_for_text(page, "Schnapser kann nur der Rufer ansagen (Gusti Wimmer), nicht Hansi Wimmer", 10_000)
     screenshot(page, "bauernschnapsen-abgelehnt.png")
     assert sheet_files(app.data_dir) == before
@@ -303,7 +303,7 @@ def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> Non
     score = ruleset.score(sheet)
     assert score.result.bummerl == {team[A]: 2, team[B]: 1}  # type: ignore[attr-defined]
     wait_for_text(page, "Bummerl: Die Hausruckviertler 2, Kartlrunde Ried 1", 10_000)
-    assert f"Summe: {A} {score.totals[team[A]]} · {B} {score.totals[team[B]]}" in body_text(page)
+    assert ruleset.headline(sheet, score).main.label in body_text(page)  # the numbers on top, named
 
     signed = sign(page, app.data_dir, "bauernschnapsen", "Resi Gruber")
     result = ruleset.result_lines(signed, ruleset.score(signed))
@@ -333,7 +333,7 @@ def test_a_talonschnapsen_bummerl(app: App, browser: Any) -> None:
 
     number, normal = 0, []
     for game, (buttons, _) in enumerate(BUMMERL, start=1):
-        number += 1
+        number += 1  # the game's number as the players count them
         taken = play(taps, page, buttons, number)
         if buttons[0] in ("Gewonnen", "Verloren"):
             normal.append(taken)
@@ -341,17 +341,17 @@ def test_a_talonschnapsen_bummerl(app: App, browser: Any) -> None:
             screenshot(page, "talonschnapsen-panel.png")
         if game == SLIP:
             click(page, "Letztes Spiel zurücknehmen")
-            settle(page, f"Eintrag {number} zurückgenommen")
-            number += 1  # the void is an entry of its own
+            settle(page, f"{number}. Spiel zurückgenommen")
+            number -= 1  # the struck game is no game any more: the next one takes its number
     assert all(n == 3 for n in normal), normal
     record_taps("talonschnapsen", "Normales Spiel (gewonnen/verloren, Augen)", max(normal), 3)
     wait_for_text(page, "Blatt beendet nach 1 Bummerl", 10_000)
 
-    # The next game (entry 7, after the slip and its void) had the losers under 33: corrected after the end.
-    correct(page, taps, 7, "Augen nachgezählt")
+    # The next game (log entry 7, after the slip and its void: the 5th game) had the losers under 33.
+    correct(page, taps, SLIP, "Augen nachgezählt")
     click(page, "Verlierer unter 33 Augen: 2")
-    click(page, "Spiel 7 korrigieren")
-    settle(page, "Eintrag 7 korrigiert")
+    click(page, "Korrektur eintragen")
+    settle(page, f"{SLIP}. Spiel korrigiert")
 
     # Gerti as the first Rufer would make Hans the Rufer of game 2: Gerti's Schnapser is refused.
     correct(page, taps, 1, "Rufer verwechselt")
@@ -359,7 +359,7 @@ def test_a_talonschnapsen_bummerl(app: App, browser: Any) -> None:
     settle(page, "Wer hat Trumpf gerufen?")
     click(page, "Rufer war Gerti Stadler")
     before = sheet_files(app.data_dir)
-    click(page, "Spiel 1 korrigieren")
+    click(page, "Korrektur eintragen")
     wait_for_text(page, "Schnapser kann nur der Rufer ansagen (Hans Pichler), nicht Gerti Stadler", 10_000)
     screenshot(page, "talonschnapsen-abgelehnt.png")
     assert sheet_files(app.data_dir) == before
@@ -398,6 +398,6 @@ def test_a_new_app_process_finds_both_sheets_again(app: App, browser: Any) -> No
     row.click()
     wait_for_text(page, "Bummerl 2: 0:27; verloren: Die Hausruckviertler Schneider (2)", 15_000)
     text = body_text(page)
-    assert "2. Spiel (korrigiert)" in text and "11. Spiel (gestrichen)" in text
+    assert "2. Spiel (korrigiert)" in text and "Gestrichen: Spiel nach dem 10. Spiel" in text
     page.close()
     assert sheet_files(app.data_dir) == files

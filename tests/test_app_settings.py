@@ -49,6 +49,7 @@ def test_settings_are_saved_at_once_beside_the_sheets_and_read_by_the_next_windo
         "text_size": "sehr-gross",
         "house_rules": "regelwerk",
         "own_name": "Toni Huber",
+        "device_name": "",
         "last_host": "",
     }
     again = SettingsState(store)
@@ -189,3 +190,31 @@ def test_the_guide_shows_offline_in_chapters() -> None:
     assert offline("Vorher ![Der Start](screenshots/start.png) und [README](../README.md).") == (
         "Vorher *(Bild: Der Start)* und README."
     )
+
+
+def test_the_trail_names_the_phone_from_the_settings_not_the_computer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: without ``TISCHBLOCK_DEVICE`` the trail said the host name ("vm"); now the own name,
+    or the phone's name where one is set, and a new window of the app finds it again."""
+    monkeypatch.delenv("TISCHBLOCK_DEVICE", raising=False)
+    store = SheetStore(tmp_path / "store")
+    host_name = store.device
+    state = SettingsState(store)
+    assert store.device == host_name  # nothing set yet
+    state.set_own_name("Sepp Huber")
+    assert store.device == "Sepp Huber"
+    state.set_device_name("  Handy   Tisch 4 ")
+    assert store.device == "Handy Tisch 4"
+    sheet_id = new_sheet(store, "watten-turnier", ["Sautreiber", "Kartlbrüder"])
+    store.add_game(sheet_id, {"winner": "A", "value": 2})
+    again = SheetStore(tmp_path / "store")
+    SettingsState(again)
+    assert again.device == "Handy Tisch 4"
+    assert again.open(sheet_id).entries[-1].device == "Handy Tisch 4"
+    state.set_device_name("x" * 81)
+    assert state.error is not None and store.device == "Handy Tisch 4"
+    state.set_device_name("")
+    assert store.device == "Sepp Huber"
+    monkeypatch.setenv("TISCHBLOCK_DEVICE", "Kiosk")
+    kiosk = SheetStore(tmp_path / "store")
+    SettingsState(kiosk)
+    assert kiosk.device == "Kiosk"

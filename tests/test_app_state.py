@@ -122,14 +122,15 @@ def test_games_undo_correct_and_close_with_the_trail(store: SheetStore) -> None:
     assert state.submit("game", {"winner": "A", "value": 2})
     assert state.submit("game", {"winner": "B", "value": 3})
     assert state.submit("game", {"winner": "A", "value": 4})
-    assert state.notice == "Spiel 3 eingetragen"
+    assert state.notice == "3. Spiel eingetragen"
     assert state.stand == [("Die Sautreiber", 6), ("Kartlbrüder", 3)]
     assert state.undo_last()
     assert state.stand == [("Die Sautreiber", 2), ("Kartlbrüder", 3)]
     voided = state.lines[-1]
     assert (
         voided.voided
-        and voided.summary == "gestrichen, war: Die Sautreiber gewinnt das Spiel zu 4, 2x ausgeschafft (Die Sautreiber +4)"
+        and voided.title == "Gestrichen: Spiel nach dem 2. Spiel"
+        and voided.summary == "war: Die Sautreiber gewinnt das Spiel zu 4, 2x ausgeschafft (Die Sautreiber +4)"
     )
     assert state.trail(3)[0].reason == UNDO_REASON
 
@@ -147,7 +148,8 @@ def test_games_undo_correct_and_close_with_the_trail(store: SheetStore) -> None:
     assert state.lines[1].title == "2. Spiel (korrigiert)"
 
     assert not state.close("Sepp")
-    assert state.error is not None and "Durchgang ist nicht beendet" in state.error
+    assert state.close_error is not None and "Durchgang ist nicht beendet" in state.close_error
+    assert state.error is None  # the close screen's refusal is not the entry panel's
     assert state.close("Sepp", "Abbruch durch die Turnierleitung")
     assert state.closed and state.result_lines[0].startswith("Bummerl 1: 2:2")
 
@@ -209,3 +211,70 @@ def test_a_draft_for_every_ruleset_resets_on_an_empty_sheet(store: SheetStore) -
             state.draft.entry()
         except ValueError as error:
             assert str(error), ruleset.id
+
+
+# -- issue 22: games as players count them, refusals that go with their action ---------------------
+def test_games_are_numbered_as_players_count_them_after_undo_correction_and_void(store: SheetStore) -> None:
+    state = SheetState(store, watten_sheet(store))
+    state.load()
+    for value in (2, 3, 2):
+        assert state.submit("game", {"winner": "A", "value": value})
+    assert state.undo_last() and state.notice == "3. Spiel zurückgenommen"
+    assert state.submit("game", {"winner": "B", "value": 3})
+    assert state.notice == "3. Spiel eingetragen"  # the struck game is no game any more
+    state.start_correction(1)
+    state.set_reason("Tippfehler")
+    assert state.submit("game", {"winner": "A", "value": 3}) and state.notice == "1. Spiel korrigiert"
+    assert state.void(2, "doppelt eingetragen") and state.notice == "2. Spiel gestrichen"
+    assert state.submit("game", {"winner": "B", "value": 2})
+    assert [line.title for line in state.lines] == [
+        "1. Spiel (korrigiert)",
+        "Gestrichen: Spiel nach dem 1. Spiel",
+        "Gestrichen: Spiel nach dem 1. Spiel",
+        "2. Spiel",
+        "3. Spiel",
+    ]
+    assert [line.correctable for line in state.lines] == [True, False, False, True, True]
+    assert state.close("Sepp", "Abbruch durch die Turnierleitung")
+    assert state.lines[-1].title == "Abschluss" and not state.lines[-1].correctable
+
+
+def test_a_refusal_names_the_game_by_its_number_not_its_log_entry(store: SheetStore) -> None:
+    state = SheetState(store, watten_sheet(store))
+    state.load()
+    for value in (2, 2):
+        assert state.submit("game", {"winner": "A", "value": value})
+    assert state.undo_last()  # log: 1, 2, void of 2
+    for value in (4, 4, 4):
+        assert state.submit("game", {"winner": "A", "value": value})  # A 14: gspannt
+    assert state.submit("gehen", {"team": "A"})  # 5. Gehen, log entry 7
+    assert state.lines[-1].title == "5. Gehen"
+    state.start_correction(7)
+    state.set_reason("war kein Gehen")
+    state.start_correction(3)
+    state.set_reason("Tippfehler")
+    assert not state.submit("game", {"winner": "A", "value": 5})  # 4+... makes A reach 15 earlier: refused later on
+    assert state.error is not None and state.error.startswith("5. Gehen: Regel 8"), state.error
+
+
+def test_a_refusal_goes_with_its_action(store: SheetStore) -> None:
+    """Issue 22: correct, refused (Regel 8), Abbrechen: the red box goes; signing starts clean."""
+    state = SheetState(store, watten_sheet(store))
+    state.load()
+    for value in (4, 4, 4, 2):
+        assert state.submit("game", {"winner": "A", "value": value})
+    assert state.submit("gehen", {"team": "A"})
+    state.start_correction(1)
+    state.set_reason("Tippfehler")
+    assert not state.submit("game", {"winner": "B", "value": 2})
+    assert state.error is not None and state.error.startswith("5. Gehen: Regel 8"), state.error
+    state.cancel_correction()
+    assert state.error is None and state.notice is None
+    assert not state.submit("gehen", {"team": "B"})
+    assert state.error is not None and state.error.startswith("6. Gehen: Regel 8"), state.error
+    state.leave_panel()
+    assert state.error is None and state.close_error is None
+    assert not state.close("")
+    assert state.close_error == "Bitte mit Namen unterschreiben." and state.error is None
+    assert state.submit("game", {"winner": "B", "value": 3})
+    assert state.error is None and state.notice == "6. Spiel eingetragen"

@@ -125,7 +125,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
             if value == "gehen":
                 taps.tap("button", "Gehen, Vergeben, Bscheißn, Zeitlimit …")
             taps.tap("button", label(team, value))
-            wait_for_text(page, re.compile(rf"(Spiel|Gehen) {number} eingetragen"), 10_000)
+            wait_for_text(page, re.compile(rf"{number}\. (Spiel|Gehen) eingetragen"), 10_000)
             per_game.append(taps.reset())
             if number == 7:
                 text = body_text(page)
@@ -143,25 +143,26 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
         expected = expected_score()
         text = body_text(page)
         assert "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl" in text
-        totals = expected.totals
-        assert f"\n{totals['A']}\n{totals['B']}\n{A}\n{B}\n" in text  # the big numbers: the Durchgang's written points
+        wertung = {t: r.points for t, r in expected.result.teams.items()}  # type: ignore[attr-defined]
+        # the big numbers: the Wertung that ranks (Regel 12), named; not the points written
+        assert f"Wertung (Punkte)\n{wertung['A']}\n{wertung['B']}\n{A}\n{B}\n" in text, text
 
         # Correct a past game (game 2 was +2, not +3), with a reason; the trail shows on the line.
         scroll_to(page, "button", re.compile(r"^2\. Spiel ")).click()
         taps.reset()
-        taps.tap("button", "Eintrag 2 korrigieren")
+        taps.tap("button", "2. Spiel korrigieren")
         taps.type("Grund der Änderung", "falsch aufgeschrieben")
         taps.tap("button", f"+2 für {B}")
-        wait_for_text(page, "Eintrag 2 korrigiert", 10_000)
+        wait_for_text(page, "2. Spiel korrigiert", 10_000)
         # The corrected line stays open and shows its trail.
         wait_for_text(
-            page, re.compile(r"Korrigiert \(Eintrag \d+\) am .* auf Handy Tisch 4, Grund: falsch aufgeschrieben"), 10_000
+            page, re.compile(r"Korrigiert am .* auf Handy Tisch 4, Grund: falsch aufgeschrieben"), 10_000
         )
         screenshot(page, "watten-korrektur.png")
 
         # A correction the later games do not allow is refused with the rule's message; nothing changes.
         scroll_to(page, "button", re.compile(r"^7\. Spiel ")).click()
-        page.get_by_role("button", name="Eintrag 7 korrigieren").click()
+        page.get_by_role("button", name="7. Spiel korrigieren").click()
         taps.type("Grund der Änderung", "Test")
         before = sheet_files(data_dir)
         page.get_by_role("button", name=f"+2 für {B}").click()
@@ -169,10 +170,12 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
         screenshot(page, "watten-abgelehnt.png")
         assert sheet_files(data_dir) == before
         page.get_by_role("button", name="Abbrechen").click()
+        wait_until(page, lambda: "Regel 8 (gspannt)" not in body_text(page), "the refusal goes with Abbrechen")
 
-        # Sign: the result as the ruleset computes it.
+        # Sign: the result as the ruleset computes it; no refusal of the panel follows the player here.
         page.get_by_role("button", name="Abschließen").click()
         taps.type("Unterschrift (Name)", "Sepp Huber")
+        assert "Regel 8" not in body_text(page)
         screenshot(page, "watten-abschluss.png")
         page.get_by_role("button", name="Abschließen und unterschreiben").click()
         wait_for_control(page, "button", "Ergebnis")

@@ -345,3 +345,19 @@ def test_any_taps_make_an_entry_the_rules_accept_or_refuse_in_german(table: tupl
         assert effective_entries(sheet.with_entry(Entry(kind=kind, data=data)).entries)
     else:
         assert ": " in message and "Field" not in message and "Input should" not in message, message
+
+
+def test_a_sonderpunkt_counter_steps_down_as_easily_as_up() -> None:
+    """Issue 22: a Doko tapped once too often is one tap back, not five more round the cycle."""
+    draft = draft_on(new_sheet(T, 4))
+    draft.toggle_re("p1")
+    draft.toggle_re("p2")
+    for _ in range(3):
+        draft.tap_sonder("re", "doppelkopf")
+    assert draft.sonder_count("re", "doppelkopf") == 3
+    draft.untap_sonder("re", "doppelkopf")
+    assert draft.sonder_count("re", "doppelkopf") == 2
+    for _ in range(3):
+        draft.untap_sonder("re", "doppelkopf")
+    assert draft.sonder_count("re", "doppelkopf") == 0
+    assert "Doppelkopf" not in draft.summary

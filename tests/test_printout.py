@@ -236,3 +236,12 @@ def test_a_wide_list_turns_the_page_and_a_bad_row_is_refused() -> None:
     assert narrow.width < narrow.height
     with pytest.raises(ValueError, match="Zeile 2 hat 3 Werte, die Liste nur 2 Spalten"):
         table_pdf("Falsch", "", ["Nr", "Name"], [[1, "A"], [2, "B", "C"]])
+
+
+def test_the_stand_and_summe_headings_stay_whole_words() -> None:
+    """Issue 22: "Summe" broke as "Summ|e" in a narrow column; each heading is one word on one line."""
+    for path in SHEETS:
+        sheet = Sheet.from_json(path.read_bytes())
+        text = pages(sheet_pdf(sheet, tz=UTC))[0]
+        if "Stand" in text:
+            assert re.search(r"(?m)\bSumme\b", text) and not re.search(r"(?m)\bSumm$", text), text[:400]

@@ -298,7 +298,7 @@ def test_typed_augen_and_stiche_are_accepted_or_refused_in_german(
     except DraftIncomplete:
         return
     message = refusal(sheet, kind, data)
-    assert message is None or (message.startswith("Eintrag 1: ") and len(message) > 20), message
+    assert message is None or (message.startswith("1. Spiel: ") and len(message) > 20), message
 
 
 def test_asking_the_empty_table_gives_the_verdict_of_the_sheet_itself() -> None:

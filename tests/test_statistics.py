@@ -98,3 +98,16 @@ def test_a_refused_sheet_is_named_and_counted_nowhere() -> None:
     stats = statistics([DatedSheet(broken, date(2026, 11, 21))])
     assert stats.sheets == 0 and stats.rows == ()
     assert len(stats.refused) == 1 and "Eintrag 7" in stats.refused[0]
+
+
+def test_the_startnummer_shown_is_the_newest_sheets_in_any_order() -> None:
+    """Issue 22: a team's Startnummer came from its oldest sheet; the newest one counts."""
+
+    def numbered(day: date, number: int) -> DatedSheet:
+        item = dated(EXAMPLES / "doppelkopf-turnier.json", day)
+        people = tuple(p.model_copy(update={"start_number": number}) if p.name == "Anna Huber" else p for p in item.sheet.participants)
+        return DatedSheet(item.sheet.model_copy(update={"participants": people}), day)
+
+    old, new = numbered(date(2026, 11, 21), 7), numbered(date(2026, 11, 25), 12)
+    for order in ([old, new], [new, old]):
+        assert statistics(order).row("Anna Huber").start_number == 12

@@ -1,0 +1,84 @@
+"""Games numbered as the players count them, whatever the log holds.
+
+The log numbers every entry: games, but also corrections, Streichungen ("Letztes Spiel
+zurücknehmen") and the close. A player counts the games on the sheet: "7. Spiel" is the seventh
+game that still counts. ``numbering`` maps each log entry to what the sheet calls it: a game that
+counts gets its number; an event that is no game (a Strafe, the Zeitlimit, a Bummerl from the
+paper), a struck game and the close are named as what they are, next to the game they follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from .engine import RuleViolation, effective_entries
+from .messages import kind_label
+from .model import CLOSE, CORRECTION, VOID, Entry, Frozen
+
+
+class Numbered(Frozen):
+    """What one log entry is on the sheet, as a player says it."""
+
+    entry: int
+    """The entry's number in the log (1-based)."""
+    game: int | None
+    """The game's number as the players count it; ``None`` for what is no game that counts."""
+    label: str
+    """ "7. Spiel", "7. Gehen", "Strafe nach dem 7. Spiel", "Gestrichen: Spiel nach dem 6. Spiel", "Abschluss"."""
+
+
+def _after(count: int) -> str:
+    return f" nach dem {count}. Spiel" if count else " vor dem 1. Spiel"
+
+
+def numbering(entries: Sequence[Entry], game_kinds: Collection[str]) -> dict[int, Numbered]:
+    """Every game, event, struck game and close of the log, keyed by entry number (corrections and
+    Streichungen themselves are not lines: they show on the line they change).
+
+    ``game_kinds``: the entry kinds the ruleset counts as games (``Ruleset.game_kinds``). A corrected
+    entry counts with its latest kind; a struck one does not count."""
+    try:
+        effective = {e.number: e.kind for e in effective_entries(entries)}
+    except RuleViolation:
+        effective = {}
+    numbered: dict[int, Numbered] = {}
+    games = 0
+    for number, entry in enumerate(entries, start=1):
+        if entry.kind in (CORRECTION, VOID):
+            continue
+        kind = effective.get(number)
+        if kind is None:  # struck out
+            numbered[number] = Numbered(entry=number, game=None, label=f"Gestrichen: {kind_label(entry.kind)}{_after(games)}")
+        elif kind == CLOSE:
+            numbered[number] = Numbered(entry=number, game=None, label="Abschluss")
+        elif kind in game_kinds:
+            games += 1
+            numbered[number] = Numbered(entry=number, game=games, label=f"{games}. {kind_label(kind)}")
+        else:
+            numbered[number] = Numbered(entry=number, game=None, label=f"{kind_label(kind)}{_after(games)}")
+    return numbered
+
+
+def next_label(entries: Sequence[Entry], game_kinds: Collection[str], kind: str) -> str:
+    """What a new entry of ``kind`` appended to the log will be called ("26. Spiel")."""
+    games = sum(1 for n in numbering(entries, game_kinds).values() if n.game is not None)
+    if kind == CLOSE:
+        return "Abschluss"
+    if kind in game_kinds:
+        return f"{games + 1}. {kind_label(kind)}"
+    return f"{kind_label(kind)}{_after(games)}"
+
+
+def refusal_text(violation: RuleViolation, entries: Sequence[Entry], game_kinds: Collection[str], kind: str | None = None) -> str:
+    """A refusal as the player reads it: the entry it names is called by its game number ("7. Spiel:
+    Regel 8: …"), not its log number; a new entry of ``kind`` by the number it would get."""
+    if violation.entry is None:
+        return str(violation)
+    if violation.entry <= len(entries):
+        named = numbering(entries, game_kinds).get(violation.entry)
+        where = named.label if named is not None else "Korrektur"
+    elif kind is not None:
+        where = next_label(entries, game_kinds, kind)
+    else:
+        where = "Neuer Eintrag"
+    return f"{where}: {violation.rule}: {violation.message}"
