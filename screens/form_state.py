@@ -16,7 +16,7 @@ from typing import Any
 import flet as ft
 from pydantic.fields import FieldInfo
 
-from scoring import Participant, RuleViolation, Sheet, SheetContext, all_rulesets, explain, find_ruleset
+from scoring import Participant, RuleViolation, Sheet, SheetContext, UnknownRuleset, all_rulesets, explain, find_ruleset
 from storage import SheetStore, StorageError
 
 from .habits import names_used, suggest, usual_options
@@ -99,7 +99,10 @@ class NewSheetForm:
     writer: int = 0
     """Index of the team or player this phone writes for (the Listenführer at Schafkopf)."""
     errors: dict[str, str] = field(default_factory=dict)
-    recent: list[str] = field(default_factory=list)
+    recent_teams: list[str] = field(default_factory=list)
+    """Teams' names used on this phone before (rulesets played by teams), most used first."""
+    recent_players: list[str] = field(default_factory=list)
+    """Players' names used on this phone before, most used first."""
     joined: tuple[str, str, int] | None = None
     """The tournament this phone joined (id, name, table), if any: a new sheet belongs to it by default."""
     for_tournament: bool = True
@@ -113,7 +116,7 @@ class NewSheetForm:
     under it. Set as the player types, not on focus: a focus that re-renders the form can lose the field's focus."""
 
     def __post_init__(self) -> None:
-        self.recent = self._recent_names()
+        self.recent_teams, self.recent_players = self._recent_names()
         if not self.ruleset_id:
             self.choose(all_rulesets()[-1].id if all_rulesets() else "")
 
@@ -152,13 +155,21 @@ class NewSheetForm:
     def option_fields(self) -> list[OptionField]:
         return option_fields(self.ruleset_id)
 
-    def _recent_names(self) -> list[str]:
-        """Names used on this phone before, most used first, offered again."""
+    def _recent_names(self) -> tuple[list[str], list[str]]:
+        """Names used on this phone before, most used first, offered again: the teams' names (of
+        rulesets played by teams, Watten) apart from the players' (a Watten team is no Doppelkopf player)."""
         try:
             infos = self.store.list_sheets()
         except StorageError:
-            return []
-        return names_used(info.participants for info in infos)[:200]
+            return [], []
+        teams = [i for i in infos if _played_by_teams(i.ruleset)]
+        players = [i for i in infos if not _played_by_teams(i.ruleset)]
+        return names_used(i.participants for i in teams)[:200], names_used(i.participants for i in players)[:200]
+
+    @property
+    def recent(self) -> list[str]:
+        """The names used before that fit the chosen ruleset's participants: teams' or players'."""
+        return self.recent_teams if _played_by_teams(self.ruleset_id) else self.recent_players
 
     def _usual_sheets(self, ruleset_id: str, limit: int = 100) -> list[Sheet]:
         """The newest sheets of the ruleset on this phone (unreadable ones skipped)."""
@@ -192,13 +203,17 @@ class NewSheetForm:
         taken = [n for n in self.names if n.strip()] + [m for team in self.members for m in team if m.strip()]
         if typed in taken:
             taken.remove(typed)
-        return suggest(self.recent, typed, taken)
+        pool = self.recent if key.startswith("name.") else self.recent_players  # a team's members are players
+        return suggest(pool, typed, taken)
 
     @property
     def suggestions(self) -> list[str]:
         """Recent names not typed in yet."""
         typed = {n.strip() for n in self.names} | {m.strip() for team in self.members for m in team}
-        return [n for n in self.recent if n not in typed][:12]
+        # a tapped name fills the team members first (``fill_next``): players' names while one is open
+        members_open = any(not m.strip() for team in self.members for m in team)
+        pool = self.recent_players if members_open else self.recent
+        return [n for n in pool if n not in typed][:12]
 
     # -- changing it -----------------------------------------------------------------------------
     def choose(self, ruleset_id: str) -> None:
@@ -400,3 +415,11 @@ class NewSheetForm:
             return None
         self.errors = {}
         return str(sheet.id)
+
+
+def _played_by_teams(ruleset_id: str) -> bool:
+    """Whether the ruleset's participants are teams (``team_size``); an unknown ruleset counts as players."""
+    try:
+        return bool(find_ruleset(ruleset_id).team_size)
+    except UnknownRuleset:
+        return False

@@ -121,6 +121,21 @@ def test_names_are_offered_by_any_word_as_typed_and_never_twice() -> None:
     assert suggest(names, "x") == []
 
 
+def test_a_watten_team_is_not_offered_as_a_doppelkopf_player(store: SheetStore) -> None:
+    """Issue 22: the teams' names went to every name field; teams and players are offered apart."""
+    new_sheet(store, "watten-turnier", ["Die Sautreiber", "Kartlbrüder"])
+    new_sheet(store, "doppelkopf-turnier", ["Anna", "Bert", "Cilli", "Dora"])
+    form = NewSheetForm(store)
+    form.choose("doppelkopf-turnier")
+    assert form.suggestions == ["Anna", "Bert", "Cilli", "Dora"]
+    form.set_name(0, "")
+    assert form.offers("name.0") == ["Anna", "Bert", "Cilli", "Dora"]
+    form.choose("watten-turnier")
+    assert form.offers("name.0") == ["Die Sautreiber", "Kartlbrüder"]
+    assert form.offers("member.0.0") == ["Anna", "Bert", "Cilli", "Dora"]  # a team's members are players
+    assert form.suggestions == ["Anna", "Bert", "Cilli", "Dora"]  # a tap fills a member first
+
+
 def test_the_form_offers_names_under_the_field_being_typed_in(store: SheetStore) -> None:
     new_sheet(store, "watten-turnier", ["Die Sautreiber", "Kartlbrüder"])
     new_sheet(store, "schafkopf-turnier", ["Toni", "Sepp", "Vroni", "Die Sautreiber"])

@@ -103,8 +103,11 @@ def test_players_get_seats_in_form_order_and_the_listenfuehrer(store: SheetStore
 def test_names_used_before_are_offered_and_fill_the_next_empty_field(store: SheetStore) -> None:
     watten_sheet(store)
     form = NewSheetForm(store)
-    form.choose("schafkopf-turnier")
-    assert form.suggestions[:2] == ["Die Sautreiber", "Kartlbrüder"]
+    form.choose("watten-turnier")
+    for team in range(2):
+        for member in range(form.team_size):
+            form.set_member(team, member, f"Spieler {team}{member}")
+    assert form.suggestions[:2] == ["Die Sautreiber", "Kartlbrüder"]  # the members are in: teams' names
     form.fill_next("Kartlbrüder")
     assert form.names[0] == "Kartlbrüder" and "Kartlbrüder" not in form.suggestions
 
