@@ -19,7 +19,25 @@ from .tournament_state import TournamentState
 
 
 def _figure(figure: Figure, *, big: bool) -> ft.Control:
-    """One labelled row of headline numbers: the label above, each participant's value with its name."""
+    """One labelled row of headline numbers: the label above, each participant's value with its name.
+
+    Up to three side by side, each in its share of the width. Four or more (Doppelkopf, Schafkopf)
+    as a scoreboard, one line per player, the name on the left and the number on the right: in a
+    quarter of a phone's width at a large text size a long name broke in the middle of a word."""
+    label = ft.Text(figure.label, size=14 if big else 13, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
+    if len(figure.values) > 3:
+        rows = [
+            ft.Row(
+                spacing=8,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                controls=[
+                    ft.Text(name, size=16 if big else 12, expand=True),
+                    ft.Text(value, size=26 if big else 18, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
+                ],
+            )
+            for name, value in figure.values
+        ]
+        return ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=[label, *rows])
     values = ft.Row(
         spacing=8,
         alignment=ft.MainAxisAlignment.CENTER,
@@ -30,14 +48,13 @@ def _figure(figure: Figure, *, big: bool) -> ft.Control:
                 spacing=0,
                 horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                 controls=[
-                    ft.Text(value, size=(40 if len(figure.values) <= 3 else 30) if big else 18, weight=ft.FontWeight.BOLD),
+                    ft.Text(value, size=40 if big else 18, weight=ft.FontWeight.BOLD),
                     ft.Text(name, size=14 if big else 12, text_align=ft.TextAlign.CENTER),
                 ],
             )
             for name, value in figure.values
         ],
     )
-    label = ft.Text(figure.label, size=14 if big else 13, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
     return ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER, controls=[label, values])
 
 
