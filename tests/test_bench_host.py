@@ -29,7 +29,9 @@ def test_bench_host_runs_with_tiny_numbers() -> None:
     assert len(re.findall(r"round 1 bare: p50 +[\d.]+ ms .* answered 6/6  stored 6/6", out)) == 2, out
     assert len(re.findall(r"round 1 host: p50 +[\d.]+ ms .* answered 6/6  stored 6/6", out)) == 2, out
     compared = [int(n) for n in re.findall(r"the host answered (\d+) sheets with the comparison", out)]
-    assert len(compared) == 2 and all(n >= 3 for n in compared), out  # each table's second sheet, at least
+    # A table's second sheet is answered with the comparison when the first is already stored; both in
+    # one group commit, neither sees the other (the next revision does), so not every table's does.
+    assert len(compared) == 2 and all(n >= 1 for n in compared), out
     for transport in ("HTTP", "HTTPS"):
         assert re.search(rf"{transport} +host throughput / bare throughput: \d+\.\d\d", out), out
     assert "all stored" in out

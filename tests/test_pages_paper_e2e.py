@@ -77,7 +77,8 @@ def test_the_desk_types_paper_tischlisten_and_the_phones_sheets_are_compared_wit
     ids = [p.id for p in played.participants]
     winners = [e.data["winner"] for e in played.entries if e.kind == "game"]
     open_paper(page, host, 1, "spiele")
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Zeile 1, Mannschaft (Sieger)"
+    # the page puts the cursor into the first line once it is loaded: wait for that, not for a time
+    page.wait_for_function("document.activeElement?.getAttribute('aria-label') === 'Zeile 1, Mannschaft (Sieger)'")
     for winner in winners:
         for _ in range(ids.index(winner) + 1):
             page.keyboard.press("ArrowDown")
