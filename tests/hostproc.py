@@ -118,6 +118,14 @@ class HostProcess:
                 self.kill()
                 raise RuntimeError("host did not start:\n" + "\n".join(self.output))
             seen_line.wait(0.1)
+        # Wait for the port before the first request: a request that urllib3 retries after "connection
+        # refused" leaves its final connection open in this process, and the host's graceful shutdown
+        # then waits its full 5 s for that connection at every stop.
+        while not self._accepts():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError("host does not listen:\n" + "\n".join(self.output))
+            seen_line.wait(0.05)
         with HostClient(self.url, fingerprint=self.fingerprint, timeout=(1, 2)) as probe:
             while True:
                 try:
@@ -128,6 +136,13 @@ class HostProcess:
                         self.kill()
                         raise RuntimeError("host does not answer:\n" + "\n".join(self.output)) from None
                     time.sleep(0.1)
+
+    def _accepts(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                return True
+        except OSError:
+            return False
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush; whatever the host acknowledged must survive this."""

@@ -106,6 +106,7 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
     checker = SheetStore(root, device="checker")
     rng = random.Random(SEED)
     acked: dict[str, list[dict[str, Any]]] = {}  # sheet id -> entries as the checker last verified them
+    verified: dict[str, bytes] = {}  # sheet id -> the file's bytes when the checker last verified them
     current: str | None = None
     total_acks = 0
     interrupted = 0
@@ -166,12 +167,19 @@ def test_sigkill_500_times_loses_no_acknowledged_write(tmp_path: Path) -> None:
         for sid in expected:
             assert sid in infos, f"round {round_number}: acknowledged sheet {sid} is missing"
         for sid in infos:
+            # A file whose bytes are the ones verified last round, on a sheet with nothing new
+            # acknowledged, is still verified: only the files the writer touched are parsed again
+            # (parsing every sheet every round made this test quadratic, 2 minutes of a 10-minute suite).
+            raw = (root / "sheets" / f"{sid}.json").read_bytes()
+            if raw == verified.get(sid) and len(expected.get(sid, [])) == len(acked.get(sid, [])) and sid not in queued:
+                continue
             sheet = checker.open(sid)
             stored = [_comparable(e.model_dump(mode="json")) for e in sheet.entries]
             want = [_comparable(e) for e in expected.get(sid, [])]
             assert stored[: len(want)] == want, f"round {round_number}: sheet {sid} lost acknowledged entries"
             assert len(stored) - len(want) <= 1, f"round {round_number}: sheet {sid} has entries nobody wrote"
             acked[sid] = [e.model_dump(mode="json") for e in sheet.entries]
+            verified[sid] = raw
             if sid in queued:
                 mark = infos[sid].sync
                 assert mark.state.value == "queued" and mark.revision >= queued[sid], f"round {round_number}: sync mark lost"
