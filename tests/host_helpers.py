@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 import requests
-from requests.adapters import HTTPAdapter
 
 from scoring import Entry, Sheet
+from sync.client import PinnedAdapter
 from sync.protocol import TOKEN_HEADER, revision_path
 
 from .conftest import ROOT, checkout_env
@@ -30,24 +30,6 @@ from .pg_server import free_port
 
 PASSWORD = "geheim-123"
 EXAMPLE = Sheet.from_json((ROOT / "docs" / "examples" / "watten-turnier.json").read_bytes())
-
-
-class PinnedAdapter(HTTPAdapter):
-    """A requests adapter that trusts exactly one certificate: the one with this SHA-256 fingerprint."""
-
-    def __init__(self, fingerprint: str, **kwargs: Any) -> None:
-        self.fingerprint = fingerprint
-        super().__init__(**kwargs)
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["assert_fingerprint"] = self.fingerprint
-        super().init_poolmanager(*args, **kwargs)
-
-    def send(self, request: Any, *args: Any, **kwargs: Any) -> Any:
-        # No CA chain to check (the certificate is self-signed): the pin is the check, whatever
-        # ``verify`` says (REQUESTS_CA_BUNDLE in the environment would otherwise turn it on).
-        kwargs["verify"] = False
-        return super().send(request, *args, **kwargs)
 
 
 def pinned_session(fingerprint: str | None) -> requests.Session:
