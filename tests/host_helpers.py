@@ -53,6 +53,9 @@ class RunningHost:
     starts: int = 0
     password: str = PASSWORD
     log_path: Path = field(init=False)
+    sessions: list[requests.Session] = field(init=False, default_factory=list)
+    """Every session handed out, closed at ``stop``: an open keep-alive TLS connection would make
+    the host's graceful shutdown wait its full 5 s for it."""
 
     def __post_init__(self) -> None:
         self.log_path = self.data_dir / "host-terminal.log"
@@ -109,7 +112,9 @@ class RunningHost:
             return False
 
     def session(self) -> requests.Session:
-        return pinned_session(None if self.insecure else self.fingerprint)
+        session = pinned_session(None if self.insecure else self.fingerprint)
+        self.sessions.append(session)
+        return session
 
     def terminal(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
@@ -121,6 +126,8 @@ class RunningHost:
         self.process.wait(10)
 
     def stop(self) -> None:
+        while self.sessions:
+            self.sessions.pop().close()
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
