@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import uuid
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,11 +33,23 @@ PASSWORD = "geheim-123"
 EXAMPLE = Sheet.from_json((ROOT / "docs" / "examples" / "watten-turnier.json").read_bytes())
 
 
+_SESSIONS: weakref.WeakSet[requests.Session] = weakref.WeakSet()
+
+
 def pinned_session(fingerprint: str | None) -> requests.Session:
     session = requests.Session()
     if fingerprint is not None:
         session.mount("https://", PinnedAdapter(fingerprint))
+    _SESSIONS.add(session)
     return session
+
+
+def close_sessions() -> None:
+    """Close the connections of every session ``pinned_session`` handed out (each stays usable and
+    connects again when used). Called before a host is stopped: a keep-alive TLS connection left
+    open makes the host's graceful shutdown wait its full 5 s for it."""
+    for session in list(_SESSIONS):
+        session.close()
 
 
 @dataclass
@@ -53,9 +66,6 @@ class RunningHost:
     starts: int = 0
     password: str = PASSWORD
     log_path: Path = field(init=False)
-    sessions: list[requests.Session] = field(init=False, default_factory=list)
-    """Every session handed out, closed at ``stop``: an open keep-alive TLS connection would make
-    the host's graceful shutdown wait its full 5 s for it."""
 
     def __post_init__(self) -> None:
         self.log_path = self.data_dir / "host-terminal.log"
@@ -112,9 +122,7 @@ class RunningHost:
             return False
 
     def session(self) -> requests.Session:
-        session = pinned_session(None if self.insecure else self.fingerprint)
-        self.sessions.append(session)
-        return session
+        return pinned_session(None if self.insecure else self.fingerprint)
 
     def terminal(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
@@ -126,8 +134,7 @@ class RunningHost:
         self.process.wait(10)
 
     def stop(self) -> None:
-        while self.sessions:
-            self.sessions.pop().close()
+        close_sessions()
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:

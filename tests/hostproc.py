@@ -153,6 +153,9 @@ class HostProcess:
             self._reader.join(5)
 
     def stop(self) -> None:
+        from .host_helpers import close_sessions  # host_helpers' sessions are the tests' clients
+
+        close_sessions()
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
