@@ -89,7 +89,7 @@ class KnownDeviceSubmit:
         ):
             match, child_scope = self.route.matches(scope)
             assert match is Match.FULL, match
-            await self.route.handle({**scope, **child_scope}, receive, send)
+            await self.route.handle({**scope, **child_scope, "route": self.route}, receive, send)
             return
         body = await request.body()
         response = await run_in_threadpool(
