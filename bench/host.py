@@ -109,7 +109,9 @@ class GroupCommitLog:
 def bare_app(folder: Path) -> FastAPI:
     """A FastAPI app that only stores each PUT body durably (group commit) and answers as the host would."""
     log = GroupCommitLog(folder / "bare.sqlite3")
-    app = FastAPI()
+    # FastAPI's native telemetry off, as in the host's app (NO_TELEMETRY, sync/host/http.py); not
+    # imported from there, so that this process loads nothing of the host
+    app = FastAPI(telemetry={"tracing": False, "metrics": False, "logs": False})
 
     @app.get(f"{API}/info")
     def info() -> dict[str, Any]:

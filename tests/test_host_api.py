@@ -91,6 +91,32 @@ def test_a_revision_that_is_not_the_number_of_entries_is_refused(host: RunningHo
     assert "Blatt-ID" in other_id.json()["detail"]
 
 
+def test_a_known_device_gets_the_same_answers_by_the_short_way_as_by_fastapis(host: RunningHost) -> None:
+    """A known device's sheet at a canonical path skips FastAPI's parameter solving (``KnownDeviceSubmit``);
+    any other spelling of the same path goes through the FastAPI route. Both answer alike."""
+    token = host.join(table=14)["device_token"]
+    sheet = watten_sheet(TOURNAMENT, 14, 4)
+
+    def put(sheet_id: str, revision: str, body: bytes | None = None) -> tuple[int, Any]:
+        reply = host.session().put(
+            f"{host.url}/api/v1/sheets/{sheet_id}/revisions/{revision}",
+            data=sheet.to_json().encode() if body is None else body,
+            headers={TOKEN_HEADER: token, "Content-Type": "application/json"},
+            timeout=10,
+        )
+        return reply.status_code, reply.json()
+
+    status, first = put(str(sheet.id).upper(), "4")  # FastAPI's way: it reads the UUID in capitals too
+    assert status == 201 and first["status"] == "stored", first
+    short, long_ = put(str(sheet.id), "4"), put(str(sheet.id).replace("-", ""), "04")
+    assert short == long_ and short[0] == 200 and short[1]["status"] == "already_stored", (short, long_)
+    for revision in ("5", "1000001", "-1", "x"):  # refused alike: wrong count, out of bounds, not a number
+        assert put(str(sheet.id), revision)[0] == 422
+        assert put(str(sheet.id), revision) == put(str(sheet.id).upper(), revision)
+    assert put(str(sheet.id), "4", b"{") == put(str(sheet.id).upper(), "4", b"{") == (422, {"detail": "Der Inhalt ist kein gültiges JSON"})
+    assert put("not-a-uuid", "4")[0] == 422
+
+
 def test_malformed_json_gets_a_german_422(host: RunningHost) -> None:
     token = host.join(table=3)["device_token"]
     sheet = watten_sheet(TOURNAMENT, 3, 4)

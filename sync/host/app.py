@@ -23,7 +23,7 @@ from limits.strategies import MovingWindowRateLimiter
 from ..protocol import API_PREFIX, API_VERSION, MAX_BODY_BYTES
 from .credentials import PASSWORD_SETTING
 from .desk import Desk
-from .http import BodyLimit, install_error_handlers
+from .http import NO_TELEMETRY, BodyLimit, install_error_handlers
 from .league import League
 from .organizer_api import install_organizer_routes
 from .pages.routes import install_pages
@@ -69,6 +69,9 @@ def create_app(
         openapi_url=f"{API_PREFIX}/openapi.json",
         docs_url=None,
         redoc_url=None,
+        # The host reports to no OpenTelemetry collector: FastAPI's native telemetry off, so no
+        # request asks the global providers whether one was configured (issue 24).
+        telemetry=NO_TELEMETRY,
     )
     app.state.host = state
     install_error_handlers(app)

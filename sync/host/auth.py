@@ -164,10 +164,21 @@ def device_required_fast(state: HostState) -> Callable[..., Awaitable[Device]]:
     another hall's tournament: that one must take ``device_of`` again, every time."""
 
     async def require_device(token: Annotated[str | None, Header(alias=TOKEN_HEADER)] = None) -> Device:
-        if token:
-            known = state.store.known_device(token_sha256(token))
-            if known is not None and known.revoked_at is None and state.store.owns_known(known.tournament_id):
-                return known
+        known = known_device(state, token)
+        if known is not None:
+            return known
         return await run_in_threadpool(device_of, state, token)
 
     return require_device
+
+
+def known_device(state: HostState, token: str | None) -> Device | None:
+    """The device of ``token`` if ``device_of`` would accept it without asking the database: one
+    the store already knows, not seen revoked, of a tournament this host already knows it writes.
+    ``None`` says nothing (the token may still be good): ask ``device_of``."""
+    if not token:
+        return None
+    known = state.store.known_device(token_sha256(token))
+    if known is not None and known.revoked_at is None and state.store.owns_known(known.tournament_id):
+        return known
+    return None

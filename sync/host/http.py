@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.telemetry import TelemetryConfig
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -44,6 +45,9 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 SheetIdPath = Annotated[uuid.UUID, Path(description="Die ID des Blatts (UUID)")]
 RevisionPath = Annotated[int, Path(ge=0, le=1_000_000, description="Revision = Anzahl der Einträge des Blatts")]
 
+
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+"""FastAPI's native OpenTelemetry switched off: nothing here collects it (``create_app``; the host bench's bare endpoint too)."""
 
 M = TypeVar("M", bound=BaseModel)
 
