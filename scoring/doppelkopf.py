@@ -106,6 +106,7 @@ from .engine import (
     rank_by_sum,
 )
 from .model import CLOSE, Frozen, Sheet
+from .numbering import numbering
 from .registry import register
 
 
@@ -832,10 +833,12 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         names = {p.id: p.name for p in sheet.participants}
         rows = sorted(result.spieler.items(), key=lambda item: -item[1].punkte)
         lines = [f"{result.spiele} von {result.spiele_gesamt} Spielen"]
+        called = numbering(sheet.entries, self.counted_kinds(sheet))
         for pid, r in rows:
             extra = []
             if r.pflichtsolo is not None:
-                extra.append(f"Pflichtsolo in Eintrag {r.pflichtsolo}")
+                named = called.get(r.pflichtsolo)
+                extra.append(f"Pflichtsolo im {named.label}" if named is not None else "Pflichtsolo gespielt")
             if r.lustsoli:
                 extra.append(f"{r.lustsoli} Lustsolo" + ("" if r.lustsoli == 1 else "s"))
             if r.strafen:
