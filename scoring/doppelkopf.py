@@ -770,9 +770,9 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             messages.append(f"Runde vorzeitig abgeschlossen nach {state.games} von {total} Spielen (Regel 1, mit Vermerk)")
         else:
             messages.append(f"Spiel {state.games + 1} von {total}, noch {_spiele(left)}")
-            messages.append(f"Es gibt: {ctx.name(state.dealer_id)}")
-            if state.sitting():
-                messages.append(f"{ctx.name(state.dealer_id)} gibt und sitzt aus")
+            # one line: at a 5-player table "Es gibt: Anna" above "Anna gibt und sitzt aus" said it twice
+            dealer = ctx.name(state.dealer_id)
+            messages.append(f"{dealer} gibt und sitzt aus" if state.sitting() else f"Es gibt: {dealer}")
         if ctx.options.pflichtsolo:
             if open_:
                 messages.append("Pflichtsolo offen: " + ", ".join(ctx.name(p) for p in open_))
