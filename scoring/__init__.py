@@ -27,6 +27,7 @@ from .engine import (
 )
 from .messages import SheetInputError, explain
 from .model import Entry, Participant, Replacement, RulesetRef, Sheet, SheetContext
+from .numbering import score_sheet
 from .registry import all_rulesets, find_ruleset, register
 from .sheetfile import parse_sheet
 
@@ -55,8 +56,3 @@ __all__ = [
     "register",
     "score_sheet",
 ]
-
-
-def score_sheet(sheet: Sheet) -> Score:
-    """Score ``sheet`` with the ruleset it names."""
-    return find_ruleset(sheet.ruleset.id).score(sheet)

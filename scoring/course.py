@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from .engine import Ruleset, Score
 from .model import CLOSE, Frozen, Sheet
+from .numbering import numbering
 from .registry import find_ruleset
 
 
@@ -41,6 +42,10 @@ class Point(Frozen):
     """1 for the first line of the sheet, 2 for the second, ..."""
     entry: int
     """The log entry the point stands for: its explanation is that line's."""
+    game: int | None = None
+    """The game's number as the players count it (``scoring.numbering``); ``None`` for an event (a Strafe)."""
+    label: str = ""
+    """What the sheet calls the line: "7. Spiel", "Strafe nach dem 7. Spiel"."""
 
 
 class Boundary(Frozen):
@@ -101,6 +106,10 @@ class Course(Frozen):
         """The log entry of the point at ``x``, if there is one."""
         return self.points[x - 1].entry if 1 <= x <= len(self.points) else None
 
+    def label_at(self, x: int) -> str:
+        """What the sheet calls the line of the point at ``x`` ("7. Spiel"), as the players count the games."""
+        return self.points[x - 1].label if 1 <= x <= len(self.points) else ""
+
 
 def course(sheet: Sheet, score: Score | None = None) -> Course:
     """The course of ``sheet`` as its ruleset scores it (``score``: that score, if already at hand)."""
@@ -115,6 +124,7 @@ def course(sheet: Sheet, score: Score | None = None) -> Course:
     previous_stage = 0
     last: dict[str, int] = dict.fromkeys(ids, 0)
     history = _bummerl_history(score.result)
+    called = numbering(sheet.entries, ruleset.counted_kinds(sheet))
     for x, (line, stage) in enumerate(kept, start=1):
         shown = line.stand if line.stand is not None else (last if uses_stand else line.totals)
         for pid in ids:
@@ -124,7 +134,10 @@ def course(sheet: Sheet, score: Score | None = None) -> Course:
             for number in range(previous_stage + 1, stage + 1):
                 boundaries.append(Boundary(after=x, label=_boundary_label(number, history, sheet)))
             previous_stage = stage
-        points.append(Point(x=x, entry=line.entry))
+        name = called.get(line.entry)
+        points.append(
+            Point(x=x, entry=line.entry, game=name.game if name else None, label=name.label if name else f"Eintrag {line.entry}")
+        )
     series = tuple(Series(participant=p.id, name=p.name, values=tuple(values[p.id])) for p in sheet.participants)
     base = Course(
         measure="Stand im Bummerl" if uses_stand else "Summe",

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from .engine import RuleViolation
 from .messages import text_cell
 from .model import Sheet
-from .registry import find_ruleset
+from .numbering import score_sheet
 from .standings import Standings
 
 
@@ -66,7 +66,7 @@ def games_csv(sheets: Sequence[Sheet]) -> str:
     writer.writerow(GAMES_COLUMNS)
     for sheet in sheets:
         try:
-            score = find_ruleset(sheet.ruleset.id).score(sheet)
+            score = score_sheet(sheet)
         except (RuleViolation, ValueError):
             continue
         context = sheet.context

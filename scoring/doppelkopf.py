@@ -106,6 +106,7 @@ from .engine import (
     rank_by_sum,
 )
 from .model import CLOSE, Frozen, Sheet
+from .numbering import numbering
 from .registry import register
 
 
@@ -769,9 +770,9 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
             messages.append(f"Runde vorzeitig abgeschlossen nach {state.games} von {total} Spielen (Regel 1, mit Vermerk)")
         else:
             messages.append(f"Spiel {state.games + 1} von {total}, noch {_spiele(left)}")
-            messages.append(f"Es gibt: {ctx.name(state.dealer_id)}")
-            if state.sitting():
-                messages.append(f"{ctx.name(state.dealer_id)} gibt und sitzt aus")
+            # one line: at a 5-player table "Es gibt: Anna" above "Anna gibt und sitzt aus" said it twice
+            dealer = ctx.name(state.dealer_id)
+            messages.append(f"{dealer} gibt und sitzt aus" if state.sitting() else f"Es gibt: {dealer}")
         if ctx.options.pflichtsolo:
             if open_:
                 messages.append("Pflichtsolo offen: " + ", ".join(ctx.name(p) for p in open_))
@@ -832,10 +833,12 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
         names = {p.id: p.name for p in sheet.participants}
         rows = sorted(result.spieler.items(), key=lambda item: -item[1].punkte)
         lines = [f"{result.spiele} von {result.spiele_gesamt} Spielen"]
+        called = numbering(sheet.entries, self.counted_kinds(sheet))
         for pid, r in rows:
             extra = []
             if r.pflichtsolo is not None:
-                extra.append(f"Pflichtsolo in Eintrag {r.pflichtsolo}")
+                named = called.get(r.pflichtsolo)
+                extra.append(f"Pflichtsolo im {named.label}" if named is not None else "Pflichtsolo gespielt")
             if r.lustsoli:
                 extra.append(f"{r.lustsoli} Lustsolo" + ("" if r.lustsoli == 1 else "s"))
             if r.strafen:

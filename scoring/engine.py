@@ -49,15 +49,24 @@ class RuleViolation(ValueError):
         self.rule = rule
         self.message = message
         self.entry = entry
+        self.where: str | None = None
+        """The entry as the players name it ("7. Spiel"), once the ruleset has named it (``named``)."""
         super().__init__(self._text())
 
     def _text(self) -> str:
-        where = f"Eintrag {self.entry}: " if self.entry is not None else ""
-        return f"{where}{self.rule}: {self.message}"
+        where = self.where or (f"Eintrag {self.entry}" if self.entry is not None else "")
+        return f"{where}: {self.rule}: {self.message}" if where else f"{self.rule}: {self.message}"
 
     def at_entry(self, number: int) -> RuleViolation:
         if self.entry is None:
             self.entry = number
+            self.args = (self._text(),)
+        return self
+
+    def named(self, where: str | None) -> RuleViolation:
+        """The violation with its entry named as the players count the games (``scoring.numbering``)."""
+        if where is not None and self.where is None:
+            self.where = where
             self.args = (self._text(),)
         return self
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .engine import RuleViolation, effective_entries
+from .engine import RuleViolation, Score, effective_entries
 from .messages import kind_label
-from .model import CLOSE, CORRECTION, VOID, Entry, Frozen
+from .model import CLOSE, CORRECTION, VOID, Entry, Frozen, Sheet
+from .registry import find_ruleset
 
 
 class Numbered(Frozen):
@@ -39,8 +40,8 @@ def numbering(entries: Sequence[Entry], game_kinds: Collection[str]) -> dict[int
     entry counts with its latest kind; a struck one does not count."""
     try:
         effective = {e.number: e.kind for e in effective_entries(entries)}
-    except RuleViolation:
-        effective = {}
+    except RuleViolation:  # a broken trail: name no entry rather than call every game struck
+        return {}
     numbered: dict[int, Numbered] = {}
     games = 0
     for number, entry in enumerate(entries, start=1):
@@ -69,16 +70,43 @@ def next_label(entries: Sequence[Entry], game_kinds: Collection[str], kind: str)
     return f"{kind_label(kind)}{_after(games)}"
 
 
+def entry_label(entries: Sequence[Entry], game_kinds: Collection[str], entry: int, kind: str | None = None) -> str | None:
+    """What the sheet calls log entry ``entry`` ("7. Spiel", "Strafe nach dem 6. Spiel"); a
+    correction or Streichung is called what it is; an entry one past the log is a new entry of
+    ``kind`` ("26. Spiel"). ``None`` where the log itself is broken (its raw number is all there is)."""
+    if 1 <= entry <= len(entries):
+        if entries[entry - 1].kind in (CORRECTION, VOID):  # the trail itself is wrong: its place in the file
+            return f"{'Korrektur' if entries[entry - 1].kind == CORRECTION else 'Streichung'} (Eintrag {entry})"
+        named = numbering(entries, game_kinds).get(entry)
+        return named.label if named is not None else None
+    if entry == len(entries) + 1:
+        return next_label(entries, game_kinds, kind) if kind is not None else "Neuer Eintrag"
+    return None
+
+
 def refusal_text(violation: RuleViolation, entries: Sequence[Entry], game_kinds: Collection[str], kind: str | None = None) -> str:
     """A refusal as the player reads it: the entry it names is called by its game number ("7. Spiel:
     Regel 8: …"), not its log number; a new entry of ``kind`` by the number it would get."""
     if violation.entry is None:
         return str(violation)
-    if violation.entry <= len(entries):
-        named = numbering(entries, game_kinds).get(violation.entry)
-        where = named.label if named is not None else "Korrektur"
-    elif kind is not None:
-        where = next_label(entries, game_kinds, kind)
-    else:
-        where = "Neuer Eintrag"
+    where = violation.where or entry_label(entries, game_kinds, violation.entry, kind) or f"Eintrag {violation.entry}"
     return f"{where}: {violation.rule}: {violation.message}"
+
+
+def named(
+    violation: RuleViolation, entries: Sequence[Entry], game_kinds: Collection[str], kind: str | None = None
+) -> RuleViolation:
+    """``violation`` with its entry named as the players count the games, so ``str()`` reads
+    "7. Spiel: Regel 8: …" wherever it is shown (the CLI, the host's replies, the desk)."""
+    if violation.entry is None:
+        return violation
+    return violation.named(entry_label(entries, game_kinds, violation.entry, kind))
+
+
+def score_sheet(sheet: Sheet) -> Score:
+    """Score ``sheet`` with the ruleset it names; a refusal names its entry as the players count the games."""
+    ruleset = find_ruleset(sheet.ruleset.id)
+    try:
+        return ruleset.score(sheet)
+    except RuleViolation as violation:
+        raise named(violation, sheet.entries, ruleset.counted_kinds(sheet)) from None

@@ -31,6 +31,7 @@ from fpdf.enums import TableBordersLayout, XPos, YPos
 from .engine import Line, Score
 from .messages import kind_label
 from .model import CLOSE, CORRECTION, VOID, Sheet
+from .numbering import numbering, score_sheet
 from .registry import find_ruleset
 
 ENCODING = "windows-1252"
@@ -157,7 +158,7 @@ def tischlisten_pdf(sheets: Sequence[Sheet], title: str, subtitle: str, *, tz: t
 
 def _scored(sheet: Sheet) -> tuple[Score | None, str | None]:
     try:
-        return find_ruleset(sheet.ruleset.id).score(sheet), None
+        return score_sheet(sheet), None
     except ValueError as error:  # RuleViolation, UnknownRuleset: print the log as it is, and say why
         return None, str(error)
 
@@ -326,15 +327,20 @@ def _games(doc: _Document, sheet: Sheet, score: Score | None) -> None:
                 row.cell("Stand", align="RIGHT")
                 row.cell("Summe", align="RIGHT")
         printed = 0
+        called = numbering(sheet.entries, _ruleset_kinds(sheet))
+        changes = _changes(sheet)
         for number, entry in enumerate(sheet.entries, start=1):
             if entry.kind in (CORRECTION, VOID):
                 continue
             printed += 1
             line = lines.get(number)
+            game = called[number].game if number in called else None
+            nr = str(game) if game is not None else ""
             if line is None and number in voids:
-                _voided_row(table, sheet, number, entry.kind, voids[number], per)
+                _voided_row(table, sheet, number, entry.kind, changes[voids[number]], per)
             else:
-                _line_row(table, sheet, number, entry.kind, line, stand)
+                corrections = [changes[n] for n in line.corrected_by] if line is not None else []
+                _line_row(table, sheet, nr, entry.kind, line, stand, corrections)
         if not printed:
             for number in range(1, empty + 1):
                 row = table.row()
@@ -344,9 +350,23 @@ def _games(doc: _Document, sheet: Sheet, score: Score | None) -> None:
     doc.ln(2)
 
 
-def _line_row(table: Any, sheet: Sheet, number: int, kind: str, line: Line | None, stand: bool) -> None:
+def _ruleset_kinds(sheet: Sheet) -> frozenset[str]:
+    try:
+        return find_ruleset(sheet.ruleset.id).counted_kinds(sheet)
+    except ValueError:  # an unknown ruleset still prints its log
+        return frozenset({"game"})
+
+
+def _changes(sheet: Sheet) -> dict[int, int]:
+    """Each correction and Streichung of the log by its number in the list of changes (1, 2, ...)."""
+    numbers = [n for n, e in enumerate(sheet.entries, start=1) if e.kind in (CORRECTION, VOID)]
+    return {n: i for i, n in enumerate(numbers, start=1)}
+
+
+def _line_row(table: Any, sheet: Sheet, nr: str, kind: str, line: Line | None, stand: bool, corrections: list[int]) -> None:
+    """One row: the game's number as the players count it (none for an event), what happened, the numbers."""
     row = table.row()
-    row.cell(str(number), align="RIGHT")
+    row.cell(nr, align="RIGHT")
     if line is None:  # the sheet cannot be scored: only what the log says
         row.cell(printable(kind_label(kind)))
         for _ in range(len(sheet.participants) * (2 if stand else 1)):
@@ -357,8 +377,8 @@ def _line_row(table: Any, sheet: Sheet, number: int, kind: str, line: Line | Non
         texts = [kind_label(line.kind)]
     elif line.kind != "game":
         texts[0] = f"{kind_label(line.kind)}: {texts[0]}"
-    if line.corrected_by:
-        texts.append("(korrigiert durch Eintrag " + ", ".join(map(str, line.corrected_by)) + ")")
+    if corrections:
+        texts.append("(korrigiert: " + ", ".join(f"Änderung {c}" for c in corrections) + ")")
     row.cell(printable("\n".join(texts)))
     for p in sheet.participants:
         total = str(line.totals.get(p.id, ""))
@@ -382,13 +402,15 @@ def _texts(line: Line) -> list[str]:
     return [e.text for e in [reasons[0], *reasons[max(booking, 1) :]]]
 
 
-def _voided_row(table: Any, sheet: Sheet, number: int, kind: str, void: int, per: int) -> None:
-    """A voided entry keeps its row: what it was, struck through, and which entry struck it."""
+def _voided_row(table: Any, sheet: Sheet, number: int, kind: str, change: int, per: int) -> None:
+    """A voided entry keeps its row, without a game number: what it was, struck through, and which
+    change (in "Korrekturen und Streichungen") struck it."""
+    void = next(n for n, e in enumerate(sheet.entries, start=1) if e.kind == VOID and e.target == number)
     was = _line_before(sheet, number, void)
     row = table.row()
-    row.cell(str(number), align="RIGHT", style=FontFace(color=_GREY))
+    row.cell("", align="RIGHT", style=FontFace(color=_GREY))
     reason = sheet.entries[void - 1].reason
-    text = f"{kind_label(kind)} gestrichen durch Eintrag {void}" + (f" ({reason})" if reason else "")
+    text = f"{kind_label(kind)} gestrichen (Änderung {change})" + (f" ({reason})" if reason else "")
     if was:
         text += f"; war: {was}"
     row.cell(printable(text), style=FontFace(color=_GREY, emphasis="ITALICS"))
@@ -431,9 +453,12 @@ def _trail(doc: _Document, sheet: Sheet, tz: tzinfo | None) -> None:
         return
     doc.set_font("Helvetica", style="B", size=11)
     doc.cell(0, 6, "Korrekturen und Streichungen", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    for number, entry in changes:
+    called = numbering(sheet.entries, _ruleset_kinds(sheet))
+    for index, (number, entry) in enumerate(changes, start=1):
         what = "korrigiert" if entry.kind == CORRECTION else "gestrichen"
-        parts = [f"Eintrag {number}: Eintrag {entry.target} {what}"]
+        target = called.get(entry.target) if entry.target is not None else None
+        name = target.label.removeprefix("Gestrichen: ") if target is not None else f"Eintrag {entry.target}"
+        parts = [f"Änderung {index}: {name} {what}"]
         if entry.at or entry.device:
             parts.append(
                 " ".join(

@@ -29,6 +29,7 @@ from typing import Any
 from .doppelkopf_games import ist_solo
 from .engine import EffectiveEntry, Line, RuleViolation, Score, effective_entries
 from .model import Participant, Sheet
+from .numbering import score_sheet
 from .registry import find_ruleset
 
 #: Line kinds that are games played (the rest are events: Strafe, Zeitlimit, Bscheißn, Schmeißen, close).
@@ -256,7 +257,7 @@ def figures_of(dated: DatedSheet, score: Score | None = None) -> SheetFigures:
     """The sheet's figures from its ``score`` (scored here if not given; a refused sheet says why)."""
     sheet = dated.sheet
     try:
-        score = score if score is not None else find_ruleset(sheet.ruleset.id).score(sheet)
+        score = score if score is not None else score_sheet(sheet)
         figures = sheet_figures(dated, score)
     except (RuleViolation, ValueError) as error:
         return SheetFigures(sheet.ruleset.id, dated.day, sheet.participants, {}, refused=f"Blatt {sheet.id}: {error}")

@@ -9,6 +9,8 @@ light and a dark background) and a dash pattern each; everything else takes the 
 from __future__ import annotations
 
 import itertools
+import math
+from typing import NamedTuple
 
 import flet as ft
 import flet_charts as fch
@@ -25,6 +27,12 @@ LEFT_AXIS = 34
 """Pixels the left axis labels take: the plot starts there (the browser test taps points from it)."""
 BOTTOM_AXIS = 22
 CHART_HEIGHT = 230
+TOP_PADDING = 8
+PLOT_HEIGHT = CHART_HEIGHT - TOP_PADDING - BOTTOM_AXIS
+"""Pixels of the plot between the top padding and the bottom axis labels."""
+MARKER_ROOM = 9
+"""Pixels kept free above the highest and below the lowest point: a Pflichtsolo's square (11 px and its
+2 px stroke) drawn on the plot's edge would reach into the game numbers under it."""
 MARKER_COLOUR = ft.Colors.ON_SURFACE_VARIANT
 BAND_COLOUR = ft.Colors.with_opacity(0.22, ft.Colors.TERTIARY)
 
@@ -110,6 +118,39 @@ def chart_series(data: Course) -> list[fch.LineChartData]:
     return lines
 
 
+class Axes(NamedTuple):
+    """Where the chart's axes run and which numbers they show (the geometry the tests check)."""
+
+    min_y: float
+    max_y: float
+    step: int
+    """Between two numbers on the left axis; only its multiples are shown (never the range's ends,
+    which would stand on a neighbour: 42 over 40)."""
+    y_labels: tuple[int, ...]
+    x_labels: tuple[tuple[int, str], ...]
+    """(x, the game's number as the players count it); an event (a Strafe) has a point but no number."""
+
+    def pixels(self, value: float) -> float:
+        """Height of ``value`` above the plot's bottom edge, in pixels."""
+        return (value - self.min_y) * PLOT_HEIGHT / (self.max_y - self.min_y)
+
+
+def axes(data: Course) -> Axes:
+    """The value range with ``MARKER_ROOM`` pixels free at both ends, the left axis' step (at most six
+    lines), and about eight game numbers along the bottom."""
+    span = max(1, data.high - data.low)
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 10**9) if span / s <= 6)
+    room = MARKER_ROOM / PLOT_HEIGHT
+    pad = span * room / (1 - 2 * room)
+    min_y, max_y = data.low - pad, data.high + pad
+    first = math.ceil(min_y / step) * step
+    y_labels = tuple(range(first, math.floor(max_y) + 1, step))
+    games = [p for p in data.points if p.game is not None]
+    every = max(1, len(games) // 8)
+    x_labels = tuple((p.x, str(p.game)) for p in games if p.game is not None and (p.game == 1 or p.game % every == 0))
+    return Axes(min_y, max_y, step, y_labels, x_labels)
+
+
 def _legend(data: Course) -> ft.Control:
     """Who is which line, and what the markers mean, in words (the chart itself is not read aloud)."""
     who: list[ft.Control] = [
@@ -128,14 +169,14 @@ def _legend(data: Course) -> ft.Control:
     ]
     notes += [(ft.Container(width=18, height=10, bgcolor=BAND_COLOUR), band.label) for band in data.bands]
     if data.boundaries:
-        ends = ", ".join(f"{b.label} mit Eintrag {data.entry_at(b.after)}" for b in data.boundaries)
+        ends = ", ".join(f"{b.label} ({data.label_at(b.after)})" for b in data.boundaries)
         notes.append((ft.Container(width=2, height=14, bgcolor=MARKER_COLOUR, margin=ft.Margin.symmetric(horizontal=8)), ends))
     notes += [
         (
             ft.Container(
                 width=10, height=10, border=ft.Border.all(2, ft.Colors.ON_SURFACE), margin=ft.Margin.symmetric(horizontal=4)
             ),
-            f"{m.label} (Eintrag {data.entry_at(m.x)})",
+            f"{m.label} ({data.label_at(m.x)})",
         )
         for m in data.marks
     ]
@@ -166,9 +207,7 @@ def _explanation(state: SheetState, data: Course) -> ft.Control | None:
     view = next((line for line in state.lines if line.entry == state.expanded), None)
     if view is None:
         return None
-    x = next((p.x for p in data.points if p.entry == view.entry), None)
-    where = f"Punkt {x}: " if x is not None else ""
-    texts: list[ft.Control] = [ft.Text(f"{where}{view.title}", size=14, weight=ft.FontWeight.BOLD)]
+    texts: list[ft.Control] = [ft.Text(f"Angetippt: {view.title}", size=14, weight=ft.FontWeight.BOLD)]
     texts += [ft.Text(text, size=13) for text in view.explanation]
     if view.points:
         texts.append(ft.Text(f"Punkte: {view.points}", size=13, weight=ft.FontWeight.W_500))
@@ -217,28 +256,27 @@ def CourseChart(state: SheetState) -> ft.Control:
                     state.expanded = entry
                 return
 
-    span = max(1, data.high - data.low)
-    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 10**9) if span / s <= 6)
-    every = max(1, len(data.points) // 8)
+    grid = axes(data)
     chart = fch.LineChart(
         data_series=chart_series(data),
         min_x=0.5,
         max_x=max(1, len(data.points)) + 0.5,
-        min_y=data.low,
-        max_y=data.high + (1 if data.high == data.low else 0),
+        min_y=grid.min_y,
+        max_y=grid.max_y,
         interactive=True,
-        horizontal_grid_lines=fch.ChartGridLines(interval=step, color=ft.Colors.OUTLINE_VARIANT, width=1),
-        left_axis=fch.ChartAxis(label_size=LEFT_AXIS, label_spacing=step),
+        horizontal_grid_lines=fch.ChartGridLines(interval=grid.step, color=ft.Colors.OUTLINE_VARIANT, width=1),
+        left_axis=fch.ChartAxis(
+            label_size=LEFT_AXIS,
+            show_min=False,
+            show_max=False,
+            labels=[fch.ChartAxisLabel(value=y, label=ft.Text(str(y), size=11)) for y in grid.y_labels],
+        ),
         bottom_axis=fch.ChartAxis(
             label_size=BOTTOM_AXIS,
             label_spacing=1,
             show_min=False,
             show_max=False,
-            labels=[
-                fch.ChartAxisLabel(value=p.x, label=ft.Text(str(p.x), size=11))
-                for p in data.points
-                if p.x == 1 or p.x % every == 0
-            ],
+            labels=[fch.ChartAxisLabel(value=x, label=ft.Text(text, size=11)) for x, text in grid.x_labels],
         ),
         tooltip=fch.LineChartTooltip(bgcolor=ft.Colors.INVERSE_SURFACE, fit_inside_horizontally=True),
         on_event=tapped,
@@ -249,7 +287,7 @@ def CourseChart(state: SheetState) -> ft.Control:
         ft.Semantics(
             label=summary(data),
             container=True,
-            content=ft.Container(height=CHART_HEIGHT, padding=ft.Padding.only(right=8, top=8), content=chart),
+            content=ft.Container(height=CHART_HEIGHT, padding=ft.Padding.only(right=8, top=TOP_PADDING), content=chart),
         ),
         _legend(data),
     ]

@@ -28,6 +28,8 @@ SEITEN: tuple[Seite, Seite] = ("re", "kontra")
 SEITE_NAME = {"re": "Re", "kontra": "Kontra"}
 ABSAGEN: tuple[str, ...] = tuple(name for name, _ in STUFEN)
 SONDER: tuple[str, ...] = ("fuchs", "doppelkopf", "karlchen", "herzstich")
+COMMON_SONDER = frozenset({"fuchs", "doppelkopf", "karlchen"})
+"""The Sonderpunkte of nearly every Runde: always on the panel; the others (Herzstich) one tap down."""
 SONDER_LABEL = {"fuchs": "Fuchs", "doppelkopf": "Doppelkopf", "karlchen": "Karlchen", "herzstich": "Herzstich"}
 FARBEN: tuple[str, ...] = ("kreuz", "pik", "herz", "karo")
 #: Short chip labels of the game types (the ruleset's ``TYP_NAME`` is the long form).
@@ -81,6 +83,9 @@ class DoppelkopfDraft:
     """The game types beyond Normalspiel and Hochzeit are shown."""
     more: bool = False
     """The rare events (Strafe, Schmeißen, Geber außer der Reihe, schwarz) are shown."""
+    more_calls: bool = False
+    """The rare parts of a game are shown: Absagen, "Einen zurück", the Sonderpunkte beyond Fuchs,
+    Doko and Karlchen (``RARE_SONDER``). Shown anyway while one of them is chosen."""
 
     # -- the contract ---------------------------------------------------------------------------
     def reset(self, sheet: Sheet, score: Score) -> None:
@@ -385,6 +390,29 @@ class DoppelkopfDraft:
     def toggle_more(self) -> None:
         self.more = not self.more
 
+    @property
+    def rare_sonder_keys(self) -> tuple[str, ...]:
+        """The Sonderpunkte this game can have beyond Fuchs, Doko and Karlchen (Herzstich)."""
+        return tuple(k for k in self.sonder_keys if k not in COMMON_SONDER)
+
+    @property
+    def has_rare_calls(self) -> bool:
+        """Whether anything of ``more_calls`` can be chosen in this game now."""
+        return bool(self.rare_sonder_keys) or any(self.absage_possible(s) or self.zurueck_possible(s) for s in SEITEN)
+
+    @property
+    def show_rare_calls(self) -> bool:
+        """The rare parts of the game are open: asked for, or one of them is chosen (never hidden while it counts)."""
+        chosen = (
+            any(self.absage.get(s) for s in SEITEN)
+            or any(self.zurueck.get(s) for s in SEITEN)
+            or any(self.sonder.get(f"{s}.{k}", 0) for s in SEITEN for k in self.rare_sonder_keys)
+        )
+        return self.more_calls or chosen
+
+    def toggle_calls(self) -> None:
+        self.more_calls = not self.more_calls
+
     def set_typ(self, typ: str) -> None:
         """Choose the game type; keep what still fits it (Re players, Sonderpunkte, Schwein)."""
         if typ not in self.typen:
@@ -495,6 +523,7 @@ class DoppelkopfDraft:
         self.ansage, self.zurueck, self.absage, self.sonder = {}, {}, {}, {}
         self.schwein, self.farbe, self.schwarz, self.geber, self.kontra = False, None, None, None, None
         self.spieler, self.grund, self.spiel, self.more, self.more_types = None, "", None, False, False
+        self.more_calls = False
 
     def _drop_impossible(self) -> None:
         """Take back what the announcements no longer allow: a zurück without the other's call, an

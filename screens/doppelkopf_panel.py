@@ -150,11 +150,12 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
         )
     )
     controls += _ansagen(draft)
-    if draft.sonder_keys:
+    keys = [k for k in draft.sonder_keys if k not in draft.rare_sonder_keys or draft.show_rare_calls]
+    if keys:
         controls.append(_caption("Sonderpunkte"))
         for seite in SEITEN:
             chips: list[ft.Control] = []
-            for key in draft.sonder_keys:
+            for key in keys:
                 count = draft.sonder_count(seite, key)
                 text = SONDER_SHORT[key] + (f" ×{count}" if count > 1 else "")
                 chip = _chip(
@@ -188,17 +189,22 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
 
 
 def _ansagen(draft: DoppelkopfDraft) -> list[ft.Control]:
-    """Re / Kontra, "Einen zurück" where the other side called, the Absagen of a side that called."""
+    """Re / Kontra; one tap down ("…", ``show_rare_calls``) "Einen zurück" where the other side
+    called, the Absagen of a side that called, and the rare Sonderpunkte (Herzstich): with both
+    sides' Absagen open the panel was one and a half screens tall, "Eintragen" below the fold."""
+    chips = [_chip(SEITE_NAME[s], partial(draft.toggle_ansage, s), selected=bool(draft.ansage.get(s))) for s in SEITEN]
+    if draft.has_rare_calls:
+        shown = draft.show_rare_calls
+        chips.append(_chip("Absagen ausblenden" if shown else "Absagen …", draft.toggle_calls, selected=False, text="Absage …"))
     calls = ft.Row(
+        wrap=True,  # at "Sehr groß" on 360 px the fold's chip goes onto a line of its own, nothing is cut off
         spacing=8,
-        controls=[
-            ft.Text("Ansage", size=15),  # as wide as the word: "Ansa|ge" at "Sehr groß" was a fixed 60 px
-            *[
-                _chip(SEITE_NAME[s], partial(draft.toggle_ansage, s), selected=bool(draft.ansage.get(s)), expand=True)
-                for s in SEITEN
-            ],
-        ],
+        run_spacing=8,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        controls=[ft.Text("Ansage", size=15), *chips],  # as wide as the word: "Ansa|ge" at "Sehr groß" was a fixed 60 px
     )
+    if not draft.show_rare_calls:
+        return [calls]
     replies = [
         _chip(
             f"{SEITE_NAME[s]}: Einen zurück",
@@ -345,16 +351,14 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: st
     controls: list[ft.Control] = []
     if draft.kind == "game":
         controls += _game(draft, submit)
-    controls.append(
-        ft.TextButton(
-            "Weniger" if draft.more else "Strafe, Schmeißen, Geber …",
-            icon=ft.Icons.EXPAND_LESS if draft.more else ft.Icons.EXPAND_MORE,
-            height=48,
-            on_click=lambda _: draft.toggle_more(),
-        )
+    more = ft.TextButton(
+        "Weniger" if draft.more else "Strafe, Schmeißen, Geber …",
+        icon=ft.Icons.EXPAND_LESS if draft.more else ft.Icons.EXPAND_MORE,
+        height=48,
+        on_click=lambda _: draft.toggle_more(),
     )
-    if draft.more:
-        controls += _rare(draft)
+    if draft.more:  # open: the rare entry stands above the button that enters it
+        controls += [more, *_rare(draft)]
     label = "Korrektur eintragen" if correcting else "Eintragen"
     controls.append(
         ft.FilledButton(
@@ -367,6 +371,8 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: st
     # Below the button, so the button does not move while the player types: what is tapped, what is
     # missing, or what the game gives as the ruleset scores it.
     controls.append(ft.Text(draft.summary, size=15))
+    if not draft.more:  # closed: under the button, so that a game's "Eintragen" stays on the first screen
+        controls.append(more)
     if problem and _still_incomplete(draft):
         controls.append(ft.Text(problem, color=ft.Colors.ERROR, size=16, weight=ft.FontWeight.W_600))
     elif correcting is None:

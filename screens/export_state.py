@@ -21,7 +21,7 @@ from typing import Literal
 
 import flet as ft
 
-from scoring import Sheet, find_ruleset
+from scoring import Sheet, find_ruleset, score_sheet
 from scoring.csv_export import games_csv
 from scoring.limits import MAX_BACKUP_BYTES
 from scoring.messages import SheetInputError, explain
@@ -164,7 +164,7 @@ def import_file(store: SheetStore, data: bytes, name: str) -> ImportView:
         detail = ""
         if outcome is ImportOutcome.INVALID:
             try:
-                find_ruleset(sheet.ruleset.id).score(sheet)
+                score_sheet(sheet)
             except ValueError as error:
                 detail = explain(error)
         store.list_sheets()

@@ -12,7 +12,7 @@ import threading
 import uuid
 from dataclasses import dataclass
 
-from scoring import RuleViolation, find_ruleset
+from scoring import RuleViolation, score_sheet
 from scoring.statistics import DatedSheet, SheetFigures, figures_of
 from storage import SheetInfo, SheetStore, StorageError
 
@@ -39,7 +39,7 @@ def scored(store: SheetStore, info: SheetInfo) -> Scored:
     day = info.created_at.astimezone().date()
     try:
         sheet = store.open(info.id)
-        score = find_ruleset(sheet.ruleset.id).score(sheet)
+        score = score_sheet(sheet)
     except (StorageError, RuleViolation, ValueError) as error:
         refused = SheetFigures(info.ruleset, day, (), {}, refused=f"Blatt {info.id}: {error}")
         result = Scored(glance=f"nicht lesbar: {error}", figures=refused)

@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from scoring import find_ruleset
+from scoring import score_sheet
 from scoring.limits import MAX_BACKUP_BYTES
 from scoring.messages import SheetInputError, explain, load_json, text_cell, validation_message
 from scoring.sheetfile import allowed_kinds
@@ -169,7 +169,7 @@ def import_backup(store: SheetStore, path: str | Path) -> ImportReport:
     items = []
     for stored in sheets:
         try:
-            find_ruleset(stored.sheet.ruleset.id).score(stored.sheet)
+            score_sheet(stored.sheet)
         except ValueError as error:  # RuleViolation, UnknownRuleset: this app cannot score it
             items.append(ImportItem(str(stored.sheet.id), ImportOutcome.INVALID, explain(error)))
             continue
@@ -187,7 +187,7 @@ def sheet_csv(stored: StoredSheet) -> str:
     ids = list(sheet.participant_ids)
     lines: dict[int, Any] = {}
     try:
-        for line in find_ruleset(sheet.ruleset.id).score(sheet).lines:
+        for line in score_sheet(sheet).lines:
             lines[line.entry] = line
     except ValueError:
         lines = {}

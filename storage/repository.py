@@ -43,7 +43,7 @@ from pydantic import AfterValidator, Field, ValidationError
 from tinydb import TinyDB
 from tinydb.table import Document
 
-from scoring import Entry, Participant, Replacement, Sheet, SheetContext, effective_entries, find_ruleset
+from scoring import Entry, Participant, Replacement, Sheet, SheetContext, effective_entries, find_ruleset, score_sheet
 from scoring.limits import MAX_NAME
 from scoring.messages import validation_message
 from scoring.model import CLOSE, CORRECTION, VOID, Frozen
@@ -341,7 +341,7 @@ class SheetStore:
     # -- sheets ----------------------------------------------------------------------------
     def create(self, sheet: Sheet) -> Sheet:
         """Store a new sheet (checked by its ruleset first). ``SheetExists`` if the id is taken."""
-        find_ruleset(sheet.ruleset.id).score(sheet)
+        score_sheet(sheet)
         now = utcnow()
         stored = StoredSheet(sheet=sheet, created_at=now, updated_at=now, device=self.device)
         with self.locked():
@@ -486,7 +486,7 @@ class SheetStore:
         written to ``conflicts/`` for the organizer.
         """
         try:
-            find_ruleset(incoming.sheet.ruleset.id).score(incoming.sheet)
+            score_sheet(incoming.sheet)
         except ValueError:
             return ImportOutcome.INVALID
         path = self.sheet_path(incoming.sheet.id)
@@ -522,7 +522,7 @@ class SheetStore:
         under the drawn table's header. Under the prepared sheet's id, an empty copy of it is replaced; the
         begun sheet's file is then kept aside in ``uebergeben/``. ``SheetExists`` if a sheet with games holds
         that id; nothing changes on any refusal."""
-        find_ruleset(sheet.ruleset.id).score(sheet)
+        score_sheet(sheet)
         now = utcnow()
         with self.locked():
             begun = self._read(begun_id)

@@ -10,7 +10,7 @@ import pytest
 
 from scoring import Sheet, find_ruleset
 from scoring.course import course
-from screens.course_chart import LEFT_AXIS
+from screens.course_chart import BOTTOM_AXIS, LEFT_AXIS, TOP_PADDING, axes
 from storage import SheetStore
 
 from .browser import Taps, body_text, next_frame, open_page, patient, running_app, screenshot, stand_still, wait_for_text
@@ -30,11 +30,12 @@ def stored(data_dir: Path, name: str) -> Sheet:
 
 def point_position(page, chart, x: int, count: int, value: float, low: float, high: float) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     """Where the chart draws the point at ``x`` (of ``count``) with ``value``: the plot starts after
-    the left axis, ends 8 px before the right edge, and spans 0.5 .. count + 0.5."""
+    the left axis, ends 8 px before the right edge, and spans 0.5 .. count + 0.5 across and
+    ``axes(data)``'s range up and down."""
     box = chart.bounding_box()
     assert box is not None
     left, width = box["x"] + LEFT_AXIS, box["width"] - LEFT_AXIS - 8
-    top, height = box["y"] + 8, box["height"] - 8 - 22
+    top, height = box["y"] + TOP_PADDING, box["height"] - TOP_PADDING - BOTTOM_AXIS
     return left + (x - 0.5) / count * width, top + (high - value) / (high - low) * height
 
 
@@ -106,14 +107,15 @@ def test_watten_chart_point_opens_its_explanation(browser, tmp_path: Path) -> No
         chart = open_sheet(page, "Watten (Turnier)")
         text = body_text(page)
         assert "Spielverlauf über 25 Spiele (Stand im Bummerl), zuletzt Die Sautreiber 16, Kartlbrüder Wörgl 8" in text
-        for note in ("Bummerl bei 15", "gspannt (13/14)", "Ende Bummerl 1 mit Eintrag 10, Ende Bummerl 2 mit Eintrag 16"):
+        for note in ("Bummerl bei 15", "gspannt (13/14)", "Ende Bummerl 1 (10. Spiel), Ende Bummerl 2 (16. Spiel)"):
             assert note in text
         # tap game 12: B won 5 after 4 (4:9), Bummerl 2; its explanation opens under the chart
         x = 12
         value = data.series[1].values[x - 1]
-        tap_point(page, chart, x, len(data.points), value, data.low, data.high)
+        grid = axes(data)
+        tap_point(page, chart, x, len(data.points), value, grid.min_y, grid.max_y)
         line = next(ln for ln in score.lines if ln.entry == data.entry_at(x))
-        shown = wait_for_text(page, f"Punkt {x}: {line.entry}. Spiel")
+        shown = wait_for_text(page, f"Angetippt: {data.label_at(x)}")
         for explanation in line.explanation:
             assert f"{explanation.rule}: {explanation.text}" in shown
         screenshot(page, "verlauf-watten.png")
@@ -137,11 +139,12 @@ def test_open_sheet_shows_the_chart_on_a_tap_with_the_schneider_line(browser, tm
         chart.wait_for(timeout=patient())
         in_view(page, chart)
         text = body_text(page)
-        assert "Schneider bei 0" in text and "Ende Bummerl 3 (Hans Pichler: Schneider) mit Eintrag 11" in text
+        assert "Schneider bei 0" in text and "Ende Bummerl 3 (Hans Pichler: Schneider) (11. Spiel)" in text
         x = 4
-        tap_point(page, chart, x, len(data.points), data.series[2].values[x - 1], data.low, data.high)
+        grid = axes(data)
+        tap_point(page, chart, x, len(data.points), data.series[2].values[x - 1], grid.min_y, grid.max_y)
         line = next(ln for ln in score.lines if ln.entry == data.entry_at(x))
-        shown = wait_for_text(page, f"Punkt {x}: {line.entry}. Spiel")
+        shown = wait_for_text(page, f"Angetippt: {data.label_at(x)}")
         assert all(f"{e.rule}: {e.text}" in shown for e in line.explanation)
         screenshot(page, "verlauf-talonschnapsen.png")
 
@@ -152,10 +155,11 @@ def test_doppelkopf_chart_names_the_pflichtsolo_games(browser, tmp_path: Path) -
     data = course(sheet)
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(data_dir)}) as url:
         page = open_page(browser, url)
-        open_sheet(page, "Doppelkopf (Turnier)")
-        text = wait_for_text(page, "Pflichtsolo Carla Nowak (Eintrag 3)")
+        chart = open_sheet(page, "Doppelkopf (Turnier)")
+        text = wait_for_text(page, "Pflichtsolo Carla Nowak (3. Spiel)")
         for mark in data.marks:
-            assert f"{mark.label} (Eintrag {data.entry_at(mark.x)})" in text
+            assert f"{mark.label} ({data.label_at(mark.x)})" in text
+        in_view(page, chart)  # drawn and standing still, not only named in the semantics tree
         screenshot(page, "verlauf-doppelkopf.png")
 
 

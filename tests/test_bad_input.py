@@ -143,7 +143,7 @@ def test_a_huge_spritze_is_refused_at_once(capsys: pytest.CaptureFixture[str], t
     sheet["entries"][1]["data"]["spritze"] = 10**41
     code, out, err = run_cli(capsys, "score", str(write(tmp_path / "blatt.json", sheet)))
     assert code == 1 and out == ""
-    assert "Eintrag 2" in err and "Spritze" in err and "höchstens 3" in err and "0 bis 3" in err, err
+    assert "2. Spiel" in err and "Spritze" in err and "höchstens 3" in err and "0 bis 3" in err, err
 
 
 @pytest.mark.parametrize(
@@ -282,7 +282,7 @@ def test_real_processes_refuse_in_one_line_and_in_time(tmp_path: Path, backup: d
     backup["sheets"][0]["sheet"]["participants"][0]["name"] = "\ud800"
     (tmp_path / "sicherung.json").write_text(json.dumps(backup), encoding="utf-8")
     runs = [
-        (("score", "spritze.json"), "Eintrag 2"),
+        (("score", "spritze.json"), "2. Spiel"),
         (("score", "kaputt.json"), "keine UTF-8-Datei"),
         (("--data-dir", "daten", "import", "sicherung.json"), "Teilnehmer 1, Name"),
     ]

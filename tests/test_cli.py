@@ -47,7 +47,7 @@ def test_invalid_sheet_exits_non_zero_and_names_entry_and_rule(tmp_path: Path) -
     path.write_text(json.dumps(sheet), encoding="utf-8")
     done = tischblock("score", str(path))
     assert done.returncode == 1 and done.stdout == ""
-    assert "Eintrag 8: Regel 8 (gspannt): Die Sautreiber ist gspannt und kann nicht mehr auf 4 ausgeschafft werden" in done.stderr
+    assert "8. Spiel: Regel 8 (gspannt): Die Sautreiber ist gspannt und kann nicht mehr auf 4 ausgeschafft werden" in done.stderr
 
 
 @pytest.mark.parametrize(

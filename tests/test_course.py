@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
+import pytest
+
 from scoring import Sheet
-from scoring.course import Band, Boundary, Level, Mark, course
+from scoring.course import Band, Boundary, Course, Level, Mark, Point, Series, course
+from screens.course_chart import LEFT_AXIS, MARKER_ROOM, PLOT_HEIGHT, axes
 
 from .conftest import ROOT
 
@@ -131,3 +135,53 @@ def test_stages_follow_the_score_lines_one_to_one() -> None:
     assert (stages[9], stages[10], stages[15], stages[-1]) == (1, 1, 2, 3)
     schafkopf = sheet_of(EXAMPLES / "schafkopf-turnier.json")
     assert set(find_ruleset("schafkopf-turnier").stages(schafkopf)) == {None}
+
+
+def test_doppelkopf_points_are_named_as_the_players_count_the_games() -> None:
+    """The Strafe (entry 5) is a point but no game: the games after it keep the players' count, and
+    the Pflichtsolo marks are named by the game ("3. Spiel"), not the log entry."""
+    chart = course(sheet_of(EXAMPLES / "doppelkopf-turnier.json"))
+    assert [p.game for p in chart.points[:6]] == [1, 2, 3, 4, None, 5]
+    assert chart.label_at(5).startswith("Strafe nach dem 4. Spiel")
+    assert [chart.label_at(m.x) for m in chart.marks] == ["3. Spiel", "6. Spiel", "9. Spiel", "11. Spiel"]
+
+
+#: The plot is narrowest at 360 px: the page's padding, the left axis and the right padding off.
+NARROWEST_PLOT = 360 - 2 * 16 - LEFT_AXIS - 8
+LABEL_HEIGHT = 14
+"""An 11 px number's line."""
+DIGIT_WIDTH = 7
+"""An 11 px digit, generously."""
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.json") if not p.stem.endswith(".score")))
+def test_chart_axes_keep_numbers_apart_and_markers_off_the_axis(name: str) -> None:
+    """Issue 22: on the Doppelkopf chart the left axis showed 42 over 40, and a Pflichtsolo square on the
+    plot's lower edge covered the game number under it. Now: the left axis shows only multiples of its
+    step, far enough apart; every point (and its square) keeps ``MARKER_ROOM`` pixels off the top and
+    bottom edge; the game numbers along the bottom do not run into each other at 360 px."""
+    data = course(sheet_of(EXAMPLES / f"{name}.json"))
+    grid = axes(data)
+    assert all(y % grid.step == 0 and grid.min_y <= y <= grid.max_y for y in grid.y_labels)
+    heights = [grid.pixels(y) for y in grid.y_labels]
+    assert all(b - a >= 2 * LABEL_HEIGHT for a, b in itertools.pairwise(heights)), heights
+    for series in data.series:
+        for value in series.values:
+            assert grid.pixels(value) >= MARKER_ROOM - 1e-9 and PLOT_HEIGHT - grid.pixels(value) >= MARKER_ROOM - 1e-9
+    assert MARKER_ROOM >= (11 + 2) / 2 + 2  # the square's half and its stroke, and a gap
+    per_x = NARROWEST_PLOT / max(1, len(data.points))
+    for (x1, t1), (x2, t2) in itertools.pairwise(grid.x_labels):
+        assert (x2 - x1) * per_x >= (len(t1) + len(t2)) / 2 * DIGIT_WIDTH + 4, (t1, t2)
+    assert [int(t) for _, t in grid.x_labels] == sorted({int(t) for _, t in grid.x_labels})
+
+
+def test_a_range_ending_near_a_step_shows_no_extra_number() -> None:
+    """A total of 42: the axis shows 0, 10, 20, 30, 40 and not 42 beside 40."""
+    data = Course(
+        measure="Summe",
+        points=tuple(Point(x=x, entry=x, game=x, label=f"{x}. Spiel") for x in (1, 2, 3)),
+        series=(Series(participant="a", name="A", values=(0, 20, 42)), Series(participant="b", name="B", values=(0, -5, -2))),
+    )
+    grid = axes(data)
+    assert grid.y_labels == (0, 10, 20, 30, 40)
+    assert grid.max_y > 42 and grid.min_y < -5

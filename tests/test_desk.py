@@ -206,7 +206,7 @@ def test_a_dispute_decided_by_the_organizer_is_a_new_revision_with_a_trail(store
 
     dispute = desk.dispute(1, table.table)
     assert dispute.comparison.first_difference == 4
-    assert dispute.lines[0][0].startswith("Spiel 4") and dispute.lines[1][0].startswith("Spiel 4")
+    assert dispute.lines[0][0].startswith("4. Spiel: ") and dispute.lines[1][0].startswith("4. Spiel: ")
 
     with pytest.raises(DeskError, match="Begründung fehlt"):
         desk.decide(1, table.table, a.id, "  ")

@@ -361,3 +361,33 @@ def test_a_sonderpunkt_counter_steps_down_as_easily_as_up() -> None:
         draft.untap_sonder("re", "doppelkopf")
     assert draft.sonder_count("re", "doppelkopf") == 0
     assert "Doppelkopf" not in draft.summary
+
+
+def test_the_rare_calls_are_one_tap_down_and_never_hidden_while_they_count() -> None:
+    """Issue 22: with both sides' Absagen and four Sonderpunkte per side open, "Eintragen" was below the
+    first screen. Absagen, "Einen zurück" and Herzstich are one tap down; Fuchs, Doko, Karlchen stay."""
+    sheet = new_sheet(T, 5)
+    draft = draft_on(sheet)
+    assert draft.rare_sonder_keys == ("herzstich",) and draft.has_rare_calls and not draft.show_rare_calls
+    draft.toggle_ansage("re")
+    draft.toggle_ansage("kontra")
+    assert not draft.show_rare_calls  # the calls themselves are common: their Absagen are not
+    draft.toggle_calls()
+    assert draft.show_rare_calls
+    draft.set_absage("re", "keine 90")
+    draft.tap_sonder("kontra", "herzstich")
+    draft.toggle_calls()  # folded again: what is chosen still shows, it counts
+    assert draft.show_rare_calls
+    draft.set_absage("re", "keine 90")
+    draft.untap_sonder("kontra", "herzstich")
+    assert not draft.show_rare_calls
+    draft.set_absage("re", "keine 90")
+    draft.toggle_re("p2")
+    draft.toggle_re("p3")
+    draft.set_augen("160")
+    _, data = draft.entry()
+    assert data["ansagen"]["re"] == {"ansage": True, "absage": "keine 90"}
+    after = add(sheet, draft)
+    draft.reset(after, find_ruleset(T).score(after))
+    assert not draft.more_calls and not draft.show_rare_calls  # a new game starts folded
+    assert not draft_on(new_sheet(H, 4)).rare_sonder_keys  # the house rules have no Herzstich

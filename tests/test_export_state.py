@@ -98,5 +98,5 @@ def test_one_shared_sheet_is_read_in_and_a_refused_one_says_why(tmp_path: Path) 
     wrong = wrong.with_entry(Entry(kind="game", data={"winner": "A", "value": 1}))
     refused = import_file(store, wrong.to_json().encode(), "falsch.json")
     assert refused.summary == "1 Blatt: abgelehnt"
-    assert not refused.lines[0].taken and "Eintrag 1" in refused.lines[0].detail
+    assert not refused.lines[0].taken and "1. Spiel" in refused.lines[0].detail
     assert len(store.list_sheets()) == 1

@@ -67,7 +67,7 @@ def test_a_sheet_the_rules_refuse_gets_the_rules_message_and_is_not_stored(host:
     sheet = with_game(watten_sheet(TOURNAMENT, 3, 4), 3, winner="Z")
     reply = host.put(sheet, token)
     assert reply.status_code == 422
-    assert reply.json()["detail"].startswith("Eintrag 3: ")
+    assert reply.json()["detail"].startswith("3. Spiel: ")
     assert "'Z'" in reply.json()["detail"]
     assert (
         host.session().get(f"{host.url}{revision_path(sheet.id, 4)}", headers={TOKEN_HEADER: token}, timeout=10).status_code

@@ -15,6 +15,7 @@ import pypdf
 import pytest
 
 from scoring import Entry, Participant, Sheet, SheetContext, find_ruleset, score_sheet
+from scoring.numbering import numbering
 from scoring.printout import printable, sheet_pdf, table_pdf, tischlisten_pdf
 
 from .conftest import ROOT
@@ -64,12 +65,15 @@ def test_the_tischliste_shows_every_line_with_its_running_totals(path: Path) -> 
         assert p.name in flat(text)
         for member in p.members:
             assert member in text
-    # Every line that counts, in log order: its number starts a row, and the row ends with the
-    # running totals the ruleset gives (the open Bummerl as "Stand" beside the "Summe" where it has one).
+    # Every line that counts, in log order: a game's number as the players count it starts its row
+    # (an event's or the close's row has none), and the row ends with the running totals the ruleset
+    # gives (the open Bummerl as "Stand" beside the "Summe" where it has one).
     stand = any(line.stand is not None for line in score.lines)
+    called = numbering(sheet.entries, ruleset.counted_kinds(sheet))
     position = 0
     for line in score.lines:
-        start = re.compile(rf"(?m)^{line.entry} ").search(text, position)
+        game = called[line.entry].game
+        start = re.compile(rf"(?m)^{game} " if game is not None else r"(?m)^\D").search(text, position)
         assert start is not None, f"row {line.entry} missing after position {position}"
         values = []
         for p in sheet.participants:
@@ -97,9 +101,9 @@ def test_rows_are_in_order_and_each_row_has_its_own_totals() -> None:
 def test_the_tischliste_marks_corrections_and_the_signature() -> None:
     sheet = load("watten-turnier.json")
     text = flat("\n".join(pages(sheet_pdf(sheet, tz=UTC))))
-    assert "(korrigiert durch Eintrag 26)" in text
+    assert "(korrigiert: Änderung 1)" in text
     assert "Korrekturen und Streichungen" in text
-    assert "Eintrag 26: Eintrag 5 korrigiert; am 21.11.2026 20:22 auf tablet-A; Grund: Spiel 5 war ausgeschafft" in text
+    assert "Änderung 1: 5. Spiel korrigiert; am 21.11.2026 20:22 auf tablet-A; Grund: Spiel 5 war ausgeschafft" in text
     assert "vorher: Kartlbrüder Wörgl gewinnt das Spiel zu 2 (Kartlbrüder Wörgl +2)" in text
     assert "jetzt: Kartlbrüder Wörgl gewinnt das Spiel zu 3, 1x ausgeschafft (Kartlbrüder Wörgl +3)" in text
     assert "Abgeschlossen und unterschrieben von Sepp Huber am 21.11.2026 20:25 auf tablet-A" in text
@@ -111,9 +115,13 @@ def test_a_voided_entry_keeps_its_row_and_says_what_it_was() -> None:
     voids = [(n, e) for n, e in enumerate(sheet.entries, start=1) if e.kind == "void"]
     assert voids, "the example has a void"
     text = flat("\n".join(pages(sheet_pdf(sheet, tz=UTC))))
+    changes = [n for n, e in enumerate(sheet.entries, start=1) if e.kind in ("correction", "void")]
+    called = numbering(sheet.entries, find_ruleset(sheet.ruleset.id).counted_kinds(sheet))
     for number, void in voids:
-        assert f"gestrichen durch Eintrag {number}" in text
-        assert f"Eintrag {number}: Eintrag {void.target} gestrichen" in text
+        change = changes.index(number) + 1
+        assert f"gestrichen (Änderung {change})" in text
+        struck = called[void.target].label.removeprefix("Gestrichen: ")
+        assert f"Änderung {change}: {struck} gestrichen" in text, struck
         if void.reason:
             assert flat(void.reason) in text
 
@@ -161,7 +169,7 @@ def test_a_sheet_its_ruleset_refuses_still_prints_its_log_and_says_why() -> None
     sheet = load("watten-turnier.json")
     broken = sheet.model_copy(update={"entries": (*sheet.entries[:3], Entry(kind="game", data={"winner": "A", "value": 99}))})
     text = flat("\n".join(pages(sheet_pdf(broken, tz=UTC))))
-    assert "Das Blatt lässt sich nicht werten: Eintrag 4" in text
+    assert "Das Blatt lässt sich nicht werten: 4. Spiel" in text
     assert "Die Sautreiber" in text
 
 

@@ -97,7 +97,7 @@ def test_a_refused_sheet_is_named_and_counted_nowhere() -> None:
     broken = sheet.with_entry(Entry(kind="game", data={"winner": "Z"}))
     stats = statistics([DatedSheet(broken, date(2026, 11, 21))])
     assert stats.sheets == 0 and stats.rows == ()
-    assert len(stats.refused) == 1 and "Eintrag 7" in stats.refused[0]
+    assert len(stats.refused) == 1 and "7. Spiel" in stats.refused[0]
 
 
 def test_the_startnummer_shown_is_the_newest_sheets_in_any_order() -> None:

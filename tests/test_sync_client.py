@@ -215,7 +215,7 @@ def test_a_sheet_the_rules_refuse_gets_the_rules_message(tmp_path: Path, host: H
     broken = sheet.with_entry(Entry(kind="game", data={"winner": "A", "value": 1}))
     with HostClient.for_credentials(credentials) as client, pytest.raises(SheetRefused) as error:
         client.submit(broken)
-    assert "nimmt das Blatt nicht an" in str(error.value) and "Eintrag 4" in str(error.value)
+    assert "nimmt das Blatt nicht an" in str(error.value) and "4. Spiel" in str(error.value)
 
 
 def test_a_conflict_is_recorded_and_not_retried_until_asked(tmp_path: Path, host: HostProcess) -> None:

@@ -211,7 +211,7 @@ def test_watten_32_teams_with_a_disputed_table(host: HostProcess, tmp_path: Path
     standing = organizer.call("GET", "/standings")
     assert any("Tisch 1" in n and "uneinig" in n for n in standing["notes"]), standing["notes"]
     side = organizer.call("GET", "/rounds/2/tables/1/dispute")
-    assert side["comparison"]["first_difference"] == 5 and side["lines"][0][0].startswith("Spiel 5")
+    assert side["comparison"]["first_difference"] == 5 and side["lines"][0][0].startswith("5. Spiel: ")
 
     # A sheet for a table the phone is not drawn to is refused (403, German).
     wrong_phone = phones[dispute["wrong_phone"]]

@@ -48,13 +48,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effective_entries, find_ruleset
+from scoring import Entry, RuleViolation, Score, Sheet, UnknownRuleset, effective_entries, find_ruleset, score_sheet
 from scoring.adoption import AdoptionRefused, adopt
 from scoring.compare import Comparison, compare_scored, compare_sheets, compare_tallies
 from scoring.csv_export import games_csv, standings_csv
 from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import PAPER, german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
+from scoring.numbering import numbering
 from scoring.plan import TournamentPlan, plan_for
 from scoring.roster import Entrant, Roster, RosterError
 from scoring.standings import Standings, tournament_standings
@@ -758,8 +759,9 @@ class Desk:
 
     @staticmethod
     def _lines(sheet: Sheet, start: int) -> tuple[str, ...]:
-        score = find_ruleset(sheet.ruleset.id).score(sheet)
+        score = score_sheet(sheet)
         names = {p.id: p.name for p in sheet.participants}
+        called = numbering(sheet.entries, find_ruleset(sheet.ruleset.id).counted_kinds(sheet))
         out = []
         games = [line for line in score.lines if line.kind != CLOSE]
         for number, line in enumerate(games, start=1):
@@ -767,7 +769,8 @@ class Desk:
                 continue
             points = ", ".join(f"{names.get(k, k)} {v:+d}" for k, v in line.points.items() if v) or "keine Punkte"
             stand = ":".join(str(v) for v in (line.stand or line.totals).values())
-            out.append(f"Spiel {number} (Eintrag {line.entry}): {points}" + (f" (Stand {stand})" if stand else ""))
+            label = called[line.entry].label if line.entry in called else f"Eintrag {line.entry}"
+            out.append(f"{label}: {points}" + (f" (Stand {stand})" if stand else ""))
         return tuple(out)
 
     # -- decisions (new revisions with a trail) ------------------------------------------------------
@@ -840,7 +843,7 @@ class Desk:
         if not found:  # no phone sent anything: the host opens the table's sheet itself
             prepared = sheet_for(plan, self.roster(), draw, table, tournament=self.tournament().id, written_by=None)
             found = [HostSheet(prepared, 0, True, self.clock())]
-        open_sheets = [h for h in found if not find_ruleset(h.sheet.ruleset.id).score(h.sheet).status.closed]
+        open_sheets = [h for h in found if not score_sheet(h.sheet).status.closed]
         if not open_sheets:
             raise DeskError(f"Tisch {table} ({self._round_name(round)}) ist schon abgeschlossen: nichts abzubrechen")
         made = []
@@ -954,7 +957,7 @@ class Desk:
     def _write(self, round: int, table: int, sheet: Sheet, kind: str, by: str, reason: str, detail: str) -> Decision:
         """Check the new revision with its ruleset, then store it and its decision in one transaction."""
         try:
-            score = find_ruleset(sheet.ruleset.id).score(sheet)
+            score = score_sheet(sheet)
         except RuleViolation as error:
             raise DeskError(f"Das Regelwerk lässt das nicht zu: {error}") from None
         canonical = sheet.to_json().encode("utf-8")
@@ -1050,7 +1053,7 @@ class Desk:
                 raise RoundSigned(f"Für {where} liegt von {found.name} schon ein Blatt mit Spielen vor")
         sheet = adopt(begun, found.sheet)
         try:
-            find_ruleset(sheet.ruleset.id).score(sheet)
+            score_sheet(sheet)
         except (RuleViolation, UnknownRuleset) as error:
             raise AdoptionRefused(f"Die Spiele des Blatts passen nicht zu {where}: {error}") from None
         return found, sheet
@@ -1118,7 +1121,7 @@ class Desk:
 
         def scorer(sheet: Sheet) -> Score:
             known = scores.get(id(sheet))
-            return known if known is not None else find_ruleset(sheet.ruleset.id).score(sheet)
+            return known if known is not None else score_sheet(sheet)
 
         return tournament_standings(self.plan(), self.roster(), [h.sheet for h in given], scorer=scorer, decided=decided)
 

@@ -4,7 +4,7 @@
   SHA-256; they send it in ``X-Tischblock-Token``, never in a URL. Wrong join codes are counted per
   client address (``limits``, a moving window) and answered 429 with ``Retry-After`` once too many.
 - A device submits only sheets of its own tournament and table. Every sheet is checked with its
-  ruleset before it is stored (``find_ruleset(...).score(sheet)``); a refused sheet gets 422 with
+  ruleset before it is stored (``score_sheet(sheet)``); a refused sheet gets 422 with
   the rule's German message and changes nothing.
 - A revision is stored once (identity: the sheet's canonical JSON, ``Sheet.to_json()``), and the
   answer leaves only after the commit. The same sheet again is "already stored"; another sheet
@@ -29,7 +29,7 @@ from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import Match, Route
 
-from scoring import RuleViolation, Sheet, UnknownRuleset, find_ruleset
+from scoring import RuleViolation, Sheet, UnknownRuleset, score_sheet
 from scoring.adoption import AdoptionRefused
 
 from ..protocol import (
@@ -296,7 +296,7 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                 "Änderungen an diesem Tisch nur noch über die Turnierleitung",
             )
         try:
-            score = find_ruleset(sheet.ruleset.id).score(sheet)
+            score = score_sheet(sheet)
         except (RuleViolation, UnknownRuleset) as error:
             log.warning("Abgelehnt (%s, %s, Revision %d): %s", where, writer, revision, error)
             raise HostError(422, str(error)) from None

@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from typing import Generic, TypeVar
 
-from scoring import Score, Sheet, find_ruleset
+from scoring import Score, Sheet, score_sheet
 from scoring.compare import Tally, tally
 
 from .records import StoredRevision
@@ -66,7 +66,7 @@ class ScoredSheets:
         if found is not None:
             return found
         sheet = Sheet.from_json(stored.body)
-        score = find_ruleset(sheet.ruleset.id).score(sheet)
+        score = score_sheet(sheet)
         self._sheets.put(stored.body_sha256, (sheet, score))
         self._tallies.put(stored.body_sha256, tally(sheet, score))
         return sheet, score
@@ -79,7 +79,7 @@ class ScoredSheets:
         whole = self._sheets.get(stored.body_sha256)
         if whole is None:
             sheet = Sheet.from_json(stored.body)
-            whole = sheet, find_ruleset(sheet.ruleset.id).score(sheet)
+            whole = sheet, score_sheet(sheet)
         made = tally(*whole)
         self._tallies.put(stored.body_sha256, made)
         return made

@@ -1,0 +1,107 @@
+"""Issue 22: the Doppelkopf panel keeps "Eintragen" on the first screen with both Ansagen made.
+
+A 5-player table (the tallest header: five players, who deals and sits out, five open Pflichtsoli)
+at 412 x 915 and normal text: "Re" and "Kontra" tapped, the button's box ends on the screen, and the
+screen did not scroll to get there. Fuchs, Doko and Karlchen stay on it; the Absagen, "Einen
+zurück" and Herzstich are one tap ("Absage …") down. With that fold open, at 360 and 412 px and both
+text sizes, nothing is cut off, overlapping or too small (``layout_checks``).
+
+One app process; each text size is the settings file the next window reads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring import Participant
+from storage import SheetStore
+
+from .browser import (
+    Taps,
+    enable_semantics,
+    next_frame,
+    running_app,
+    screenshot,
+    still_frame,
+    wait_for_control,
+    with_editing_probe,
+)
+from .layout_checks import problems
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Anna Huber", "Bert Krause", "Carla Nowak", "Dieter Schulz", "Emil Wagner")
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    data = tmp_path_factory.mktemp("doppelkopf-panel")
+    store = SheetStore(data, device="Handy Panel")
+    sheet = store.new_sheet("doppelkopf-turnier", [Participant(id=f"p{i + 1}", name=n) for i, n in enumerate(NAMES)])
+    with running_app(env={"TISCHBLOCK_DATA_DIR": str(data)}) as url:
+        yield data, f"{url}blatt/{sheet.id}"
+
+
+def sheet_page(browser: Any, app: Any, width: int, size: str) -> Any:
+    data, url = app
+    (Path(data) / "einstellungen.json").write_text(json.dumps({"text_size": size}), encoding="utf-8")
+    page = with_editing_probe(browser.new_page(viewport={"width": width, "height": 915}))
+    page.goto(url)
+    enable_semantics(page)
+    wait_for_control(page, "button", "Eintragen", timeout=30_000)
+    still_frame(page)
+    return page
+
+
+def box(page: Any, name: str) -> dict[str, float]:
+    found = page.get_by_role("button", name=name, exact=True).first.bounding_box()
+    assert found is not None, f"{name!r} is not on the page"
+    return found
+
+
+def test_eintragen_stays_on_the_first_screen_with_both_ansagen(app: Any, browser: Any) -> None:
+    page = sheet_page(browser, app, 412, "normal")
+    back = box(page, "Back")
+    taps = Taps(page)
+    taps.tap("button", "Re")
+    taps.tap("button", "Kontra")
+    still_frame(page)
+    assert box(page, "Back") == back, "the screen scrolled"
+    height = page.viewport_size["height"]
+    button = box(page, "Eintragen")
+    assert button["y"] + button["height"] <= height, f"Eintragen ends at {button['y'] + button['height']} px of {height}"
+    for side in ("Re", "Kontra"):
+        for what in ("Fuchs", "Doppelkopf", "Karlchen"):  # the common Sonderpunkte stay
+            chip = box(page, f"{side}: {what}")
+            assert chip["y"] + chip["height"] <= button["y"], f"{side}: {what}"
+    assert not page.get_by_role("button", name="Re: keine 90").count()  # rare: one tap down
+    screenshot(page, "doppelkopf-ansagen.png")
+    taps.tap("button", "Absagen …")
+    wait_for_control(page, "button", "Re: keine 90")
+    assert page.get_by_role("button", name="Kontra: Herzstich").count() == 1
+    page.close()
+
+
+@pytest.mark.parametrize("size", ["normal", "sehr-gross"])
+@pytest.mark.parametrize("width", [360, 412])
+def test_the_open_ansagen_are_not_cut_off_overlapping_or_too_small(app: Any, browser: Any, width: int, size: str) -> None:
+    page = sheet_page(browser, app, width, size)
+    # At "Sehr groß" the sheet's header (which stays put while the list scrolls) covers the middle of
+    # the screen, where ``stand_still`` wheels from: the list is wheeled from under it first.
+    viewport = page.viewport_size
+    page.mouse.move(viewport["width"] / 2, viewport["height"] - 40)
+    page.mouse.wheel(0, max(0, box(page, "Re")["y"] - (viewport["height"] - 260)))
+    next_frame(page)
+    taps = Taps(page)
+    for name in ("Re", "Kontra", "Absagen …"):
+        taps.tap("button", name)
+    wait_for_control(page, "button", "Kontra: schwarz")
+    still_frame(page)
+    wrong = problems(page)
+    if width == 360 and size == "sehr-gross":
+        screenshot(page, "doppelkopf-absagen-360-sehr-gross.png")
+    page.close()
+    assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)
