@@ -87,8 +87,9 @@ class Session:
         own = self.settings.settings
         if not self.tournament.joined:
             self.tournament.target = self.tournament.target or own.last_host
-        if own.own_name:
-            self.tournament.device_name = own.own_name
+        # the join form's name: the player's own (from a link: "Dein Name"), else this phone's as the trail
+        # has it (``TISCHBLOCK_DEVICE``, the settings' name, else "Mein Handy"); never the host name
+        self.tournament.device_name = own.own_name or self.store.device
 
     def names(self) -> list[str]:
         """The names on this phone's sheets, most used first (offered as the player types)."""
@@ -193,6 +194,7 @@ def StartRoute() -> ft.View:
         on_backup=lambda: go("/sicherung"),
         on_settings=lambda: go("/einstellungen"),
         on_help=lambda: go("/hilfe"),
+        settings=session.settings,
     )
 
 

@@ -28,19 +28,36 @@ LOST = "#D55E00"
 """Okabe-Ito vermillion: against blue, told apart with every kind of colour vision (and labelled)."""
 
 
+def _theme() -> ft.Theme:
+    """Sizes as on a phone on every platform: Flutter makes controls denser on a desktop (and in a
+    desktop browser: radio rows 32 px, icon buttons 40 px); a thumb needs 48 x 48 px. An icon button
+    is 24 px of icon and 12 px around it."""
+    return ft.Theme(
+        color_scheme_seed=SEED,
+        visual_density=ft.VisualDensity.STANDARD,
+        icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(padding=12)),
+    )
+
+
 def light_theme() -> ft.Theme:
-    return ft.Theme(color_scheme_seed=SEED)
+    return _theme()
 
 
 def dark_theme() -> ft.Theme:
-    return ft.Theme(color_scheme_seed=SEED)
+    return _theme()
 
 
 LOOKS: ft.ContextProvider[Any] = ft.create_context(None)
 """The window's ``SettingsState`` (observable: a change re-renders every screen that reads it)."""
 
+THUMB = 48
+"""The smallest tap target, in px (Material's minimum interactive size)."""
+_THUMB = "_tischblock_thumb"
+"""Marks a ``thumb`` box whose height grows with the text size."""
+
 _DEFAULT_TEXT = 14.0
 _DEFAULT_FIELD = 16.0
+_DEFAULT_ERROR = 12.0
 _BASE = "_tischblock_base"
 """Where a scaled control keeps its unscaled sizes, so scaling a control again never compounds."""
 
@@ -101,6 +118,8 @@ def scale(control: Any, factor: float) -> Any:
         control.text_size = cast(float, _base(control, "text_size", _DEFAULT_FIELD)) * factor
         style = control.__dict__.setdefault("_tischblock_label", control.label_style)
         control.label_style = _text_style(style, _DEFAULT_FIELD, factor)
+        error = control.__dict__.setdefault("_tischblock_error", control.error_style)
+        control.error_style = _text_style(error, _DEFAULT_ERROR, factor)
     elif isinstance(control, (ft.Radio, ft.Checkbox)):
         style = control.__dict__.setdefault("_tischblock_label", control.label_style)
         control.label_style = _text_style(style, _DEFAULT_TEXT, factor)
@@ -124,6 +143,8 @@ def scale(control: Any, factor: float) -> Any:
         height = _base(control, "min_height", None)
         if height is not None:
             control.min_height = height * factor
+    elif isinstance(control, ft.Container) and control.__dict__.get(_THUMB):
+        control.height = cast(float, _base(control, "height", THUMB)) * factor
     for child in _children(control):
         scale(child, factor)
     return control
@@ -151,6 +172,33 @@ def scaling(screen: Callable[P, R]) -> Callable[P, R]:
     return scaled
 
 
+FIELD_ERROR = ft.TextStyle(size=14)
+"""A field's message: larger than Flutter's 12 px, read at arm's length; it wraps (``error_max_lines``)."""
+
+
+def thumb(control: ft.Control, *, grows: bool = True) -> ft.Control:
+    """``control`` in a box ``THUMB`` px high, so a tap anywhere on its row reaches it: a radio's row
+    (Flutter draws it 40 px high, 32 in a desktop browser) or a chip (32-38 px). ``grows``: the box grows
+    with the text size (a radio's label may wrap to two lines), else it stays ``THUMB`` (a chip)."""
+    box = ft.Container(height=THUMB, content=control)
+    if grows:
+        box.__dict__[_THUMB] = True
+    return box
+
+
+def choices(
+    value: str | None, options: Sequence[tuple[str, str]], on_change: Callable[[str], None], *, row: bool = False
+) -> ft.Control:
+    """One of ``options`` (value, label) as radio buttons, each row ``THUMB`` px high; one under the
+    other, or side by side (wrapping) with ``row``."""
+    radios = [thumb(ft.Radio(value=key, label=label)) for key, label in options]
+    return ft.RadioGroup(
+        value=value,
+        on_change=lambda e: on_change(e.control.value),
+        content=ft.Row(wrap=True, spacing=12, controls=radios) if row else ft.Column(spacing=0, controls=radios),
+    )
+
+
 def error_box(text: str) -> ft.Control:
     """A refusal or failure as the screens show it: the German message on the theme's error colours."""
     return ft.Container(
@@ -171,10 +219,13 @@ def offer_chips(names: Sequence[str], take: Callable[[str], None]) -> ft.Control
                 label=f"Vorschlag {name}",
                 button=True,
                 exclude_semantics=True,
-                content=ft.Chip(
-                    label=ft.Text(name),
-                    leading=ft.Icon(ft.Icons.HISTORY, size=18),
-                    on_click=lambda _, n=name: take(n),
+                content=thumb(
+                    ft.Chip(
+                        label=ft.Text(name),
+                        leading=ft.Icon(ft.Icons.HISTORY, size=18),
+                        on_click=lambda _, n=name: take(n),
+                    ),
+                    grows=False,
                 ),
             )
             for name in names

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .form_state import FORM, NewSheetForm, OptionField
-from .looks import LOOKS, offer_chips, scaling, text_scale
+from .looks import FIELD_ERROR, LOOKS, choices, offer_chips, scaling, text_scale, thumb
 
 
 def _field(
@@ -28,6 +28,8 @@ def _field(
         label=label,
         value=value,
         error=form.errors.get(key),
+        error_max_lines=4,
+        error_style=FIELD_ERROR,
         keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
         on_change=lambda e: on_change(e.control.value),
         expand=expand,
@@ -91,7 +93,7 @@ def _participant(form: NewSheetForm, index: int, narrow: bool = False) -> ft.Con
     name_label = f"{label}: Name"
     controls: list[ft.Control] = [
         _line(
-            narrow,
+            True,  # side by side, "Mannschaft 1: Startnr." is squeezed into two tiny lines at 360-412 px
             [
                 _field(form, name_label, f"name.{index}", form.names[index], lambda v: form.set_name(index, v), expand=3),
                 _field(
@@ -138,19 +140,11 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
     who = "Mannschaften" if form.is_team else "Spieler"
     controls: list[ft.BaseControl] = [
         ft.Text("Regelwerk", size=16, weight=ft.FontWeight.W_600),
-        ft.RadioGroup(
-            value=form.ruleset_id,
-            on_change=lambda e: form.choose(e.control.value),
-            content=ft.Column(spacing=0, controls=[ft.Radio(value=rid, label=title) for rid, title in form.rulesets]),
-        ),
+        choices(form.ruleset_id, form.rulesets, form.choose),
     ]
     if len(form.counts) > 1:
         controls.append(
-            ft.RadioGroup(
-                value=str(form.count),
-                on_change=lambda e: form.resize(int(e.control.value)),
-                content=ft.Row(controls=[ft.Radio(value=str(n), label=f"{n} {who}") for n in form.counts]),
-            )
+            choices(str(form.count), [(str(n), f"{n} {who}") for n in form.counts], lambda v: form.resize(int(v)), row=True)
         )
     controls.append(ft.Text(who, size=16, weight=ft.FontWeight.W_600))
     # Names used before: tapped, one goes into the next empty field. Those that fit what is typed show
@@ -163,7 +157,10 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
                 spacing=6,
                 controls=[
                     ft.Text("Zuletzt:", size=13),
-                    *[ft.Chip(label=ft.Text(name), on_click=lambda _, n=name: form.fill_next(n)) for name in form.suggestions],
+                    *[
+                        thumb(ft.Chip(label=ft.Text(name), on_click=lambda _, n=name: form.fill_next(n)), grows=False)
+                        for name in form.suggestions
+                    ],
                 ],
             )
         ]
@@ -182,18 +179,8 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
             weight=ft.FontWeight.W_600,
         )
     )
-    controls.append(
-        ft.RadioGroup(
-            value=str(form.writer),
-            on_change=lambda e: form.set_writer(int(e.control.value)),
-            content=ft.Row(
-                wrap=True,
-                controls=[
-                    ft.Radio(value=str(i), label=form.names[i].strip() or form.participant_label(i)) for i in range(form.count)
-                ],
-            ),
-        )
-    )
+    writers = [(str(i), form.names[i].strip() or form.participant_label(i)) for i in range(form.count)]
+    controls.append(choices(str(form.writer), writers, lambda v: form.set_writer(int(v)), row=True))
     controls.append(ft.Text("Turnier, Runde und Tisch (wenn es eins gibt)", size=16, weight=ft.FontWeight.W_600))
     in_tournament = form.joined is not None and form.for_tournament
     if form.joined is not None:
@@ -223,7 +210,11 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
                 *(
                     []
                     if in_tournament
-                    else [_field(form, "Tisch", "table", form.table, lambda v: form.set_context("table", v), number=True, expand=True)]
+                    else [
+                        _field(
+                            form, "Tisch", "table", form.table, lambda v: form.set_context("table", v), number=True, expand=True
+                        )
+                    ]
                 ),
             ],
         )

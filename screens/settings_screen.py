@@ -3,24 +3,14 @@ last joined. Every change is saved at once and shows at once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import flet as ft
 
-from .looks import scaling
+from .looks import choices, scaling
 from .settings_state import HOUSE_RULES, TEXT_SIZES, THEMES, SettingsState
 
 
 def _heading(text: str) -> ft.Control:
     return ft.Text(text, size=16, weight=ft.FontWeight.W_600)
-
-
-def _choices(value: str, choices: Sequence[tuple[str, str]], on_change: ft.ControlEventHandler[ft.RadioGroup]) -> ft.Control:
-    return ft.RadioGroup(
-        value=value,
-        on_change=on_change,
-        content=ft.Column(spacing=0, controls=[ft.Radio(value=key, label=label) for key, label in choices]),
-    )
 
 
 @scaling
@@ -33,11 +23,11 @@ def SettingsScreen(state: SettingsState) -> ft.View:
     controls.extend(
         [
             _heading("Aussehen"),
-            _choices(settings.theme, THEMES, lambda e: state.set_theme(e.control.value)),
+            choices(settings.theme, THEMES, state.set_theme),
             _heading("Textgröße"),
-            _choices(settings.text_size, TEXT_SIZES, lambda e: state.set_text_size(e.control.value)),
+            choices(settings.text_size, TEXT_SIZES, state.set_text_size),
             _heading("Hausregeln für neue Blätter"),
-            _choices(settings.house_rules, HOUSE_RULES, lambda e: state.set_house_rules(e.control.value)),
+            choices(settings.house_rules, HOUSE_RULES, state.set_house_rules),
             _heading("Mein Name"),
             ft.TextField(
                 label="Eigener Name",

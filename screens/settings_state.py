@@ -36,6 +36,9 @@ HOUSE_RULES: tuple[tuple[HouseRules, str], ...] = (
     ("meist", "Wie meist auf diesem Handy gespielt"),
 )
 NAME_LIMIT = 80
+PHONE_NAME = "Mein Handy"
+"""The name offered for this phone when the player's own name is not known yet: never the computer's
+host name ("vm", "DESKTOP-4F2K"), which a player does not recognise in the trail."""
 
 
 class Settings(BaseModel):
@@ -49,6 +52,9 @@ class Settings(BaseModel):
     own_name: str = Field(default="", max_length=NAME_LIMIT)
     device_name: str = Field(default="", max_length=NAME_LIMIT)
     """The name of this phone in every entry's trail ("Handy Sepp"); empty: the own name."""
+    device_asked: bool = False
+    """The start screen asked for ``device_name`` once and the player answered: it is not asked again
+    (an emptied name in Einstellungen then means the own name)."""
     last_host: str = Field(default="", max_length=2000)
     """The join line or address of the tournament host this phone joined last."""
 
@@ -93,21 +99,47 @@ class SettingsState:
             self.error = f"{error} Es gelten die Voreinstellungen; Speichern überschreibt die Datei."
         self.own_name = self.settings.own_name
         self.device_name = self.settings.device_name
-        self._fallback = self.store.device
         self.apply_device()
 
     @property
     def device(self) -> str | None:
         """The name stamped on this phone's entries: the device name from the settings, else the own
-        name; ``None`` while neither is set (then the store's default stands)."""
+        name; ``None`` while neither is set (then ``proposed_device_name``)."""
         return self.settings.device_name or self.settings.own_name or None
 
+    @property
+    def proposed_device_name(self) -> str:
+        """What the first start offers as this phone's name: the player's own name if known, else
+        ``PHONE_NAME``."""
+        return self.settings.own_name or PHONE_NAME
+
+    @property
+    def asks_device_name(self) -> bool:
+        """Whether the start screen asks for this phone's name: once, on the first start, until the player
+        answers (not where ``TISCHBLOCK_DEVICE`` names it, nor when one is set in Einstellungen)."""
+        return not (self.settings.device_asked or self.settings.device_name or os.environ.get(ENV_DEVICE))
+
+    def confirm_device_name(self, name: str) -> bool:
+        """The answer to the first start's question: saved as this phone's name, never asked again.
+        An empty or too long name is refused with a message and changes nothing."""
+        text = " ".join(name.split())
+        if not text:
+            self.error = "Name dieses Handys: bitte einen Namen eingeben."
+            return False
+        if len(text) > NAME_LIMIT:
+            self.error = f"Name dieses Handys: höchstens {NAME_LIMIT} Zeichen."
+            return False
+        if not self._change(device_name=text, device_asked=True):
+            return False
+        self.device_name = text
+        return True
+
     def apply_device(self) -> None:
-        """Stamp new entries with ``device``; without one, with what the store was given (by default the
-        computer's name). ``TISCHBLOCK_DEVICE``, set for a kiosk or a test, wins."""
+        """Stamp new entries with ``device``, else ``proposed_device_name`` (never the computer's host
+        name). ``TISCHBLOCK_DEVICE``, set for a kiosk or a test, wins."""
         if os.environ.get(ENV_DEVICE):
             return
-        self.store.device = (self.device or self._fallback)[:NAME_LIMIT]
+        self.store.device = (self.device or self.proposed_device_name)[:NAME_LIMIT]
 
     @property
     def text_scale(self) -> float:

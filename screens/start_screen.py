@@ -8,7 +8,39 @@ import flet as ft
 
 from .app_state import AppState, SheetRow
 from .looks import scaling
+from .settings_state import SettingsState
 from .tournament_state import TournamentState
+
+
+def _ask_device_name(settings: SettingsState, typed: ft.MutableRef[str]) -> ft.Control:
+    """The first start's one question: what this phone is called in the trail, the proposal filled in."""
+    lines: list[ft.Control] = [
+        ft.Text("Wie heißt dieses Handy?", size=16, weight=ft.FontWeight.W_600),
+        ft.Text(
+            "Der Name steht bei jeder Korrektur und Streichung in der Änderungsspur. Später unter Einstellungen änderbar.",
+            size=13,
+        ),
+        ft.TextField(
+            label="Handy-Name",
+            value=typed.current or "",
+            error=settings.error,
+            error_max_lines=4,
+            on_change=lambda e: setattr(typed, "current", e.control.value),
+            text_size=17,
+        ),
+        ft.Button(
+            "Name übernehmen",
+            icon=ft.Icons.CHECK,
+            height=48,
+            on_click=lambda _: settings.confirm_device_name(typed.current or ""),
+        ),
+    ]
+    return ft.Container(
+        padding=10,
+        border_radius=10,
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        content=ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=lines),
+    )
 
 
 def _stray(row: SheetRow, tournament: TournamentState, on_open: Callable[[str], None]) -> list[ft.Control]:
@@ -101,7 +133,10 @@ def StartScreen(
     on_backup: Callable[[], None] = lambda: None,
     on_settings: Callable[[], None] = lambda: None,
     on_help: Callable[[], None] = lambda: None,
+    settings: SettingsState | None = None,
 ) -> ft.View:
+    """``settings``: on the first start, the screen asks once what this phone is called (``asks_device_name``)."""
+    typed = ft.use_ref(settings.proposed_device_name if settings is not None else "")
     controls: list[ft.BaseControl] = [
         ft.Button(
             "Neues Blatt",
@@ -111,6 +146,8 @@ def StartScreen(
             on_click=lambda _: on_new(),
         )
     ]
+    if settings is not None and settings.asks_device_name:
+        controls.append(_ask_device_name(settings, typed))
     controls.append(_tournament(tournament, on_join))
     if state.error:
         controls.append(ft.Text(state.error, color=ft.Colors.ERROR, size=15))

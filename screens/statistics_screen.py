@@ -6,7 +6,7 @@ import flet as ft
 
 from scoring.statistics import Figures, GameRef, Row
 
-from .looks import scaling
+from .looks import scaling, thumb
 from .statistics_state import DATE_HINT, StatisticsState
 
 
@@ -72,11 +72,14 @@ def _filters(state: StatisticsState) -> ft.Control:
             selected=state.ruleset == rid,
             exclude_semantics=True,
             on_tap=lambda _, rid=rid: state.choose_ruleset(rid),  # type: ignore[misc]
-            content=ft.Chip(
-                label=ft.Text(title),
-                selected=state.ruleset == rid,
-                show_checkmark=True,
-                on_select=lambda _, rid=rid: state.choose_ruleset(rid),  # type: ignore[misc]
+            content=thumb(
+                ft.Chip(
+                    label=ft.Text(title),
+                    selected=state.ruleset == rid,
+                    show_checkmark=True,
+                    on_select=lambda _, rid=rid: state.choose_ruleset(rid),  # type: ignore[misc]
+                ),
+                grows=False,
             ),
         )
         for rid, title in choices
@@ -93,18 +96,18 @@ def _filters(state: StatisticsState) -> ft.Control:
                     ft.TextField(
                         label=f"von ({DATE_HINT})",
                         value=state.since,
-                        dense=True,
                         expand=True,
                         error=state.errors.get("von"),
+                        error_max_lines=4,
                         keyboard_type=ft.KeyboardType.DATETIME,
                         on_change=lambda e: state.set_since(e.control.value),
                     ),
                     ft.TextField(
                         label=f"bis ({DATE_HINT})",
                         value=state.until,
-                        dense=True,
                         expand=True,
                         error=state.errors.get("bis"),
+                        error_max_lines=4,
                         keyboard_type=ft.KeyboardType.DATETIME,
                         on_change=lambda e: state.set_until(e.control.value),
                     ),

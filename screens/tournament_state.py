@@ -112,8 +112,26 @@ class TournamentState:
         if creds.start_number is not None:
             parts = [creds.tournament_name, f"Startnummer {creds.start_number}", creds.team]
         else:
-            parts = [creds.tournament_name, f"Tisch {creds.table}", creds.team]
+            parts = [creds.tournament_name, f"Tisch {creds.table}", self._side(creds)]
         return " · ".join(p for p in parts if p)
+
+    def _side(self, creds: Credentials) -> str | None:
+        """The team or player this phone joined for, as its table's sheet names it ("Die Sautreiber, Nr. 7"):
+        joined by table, the phone typed the side ("A", "1") or the name; the sheet knows the name and the
+        Startnummer. What was typed where no sheet of the table names it."""
+        typed = (creds.team or "").strip()
+        if not typed:
+            return None
+        try:
+            infos = [i for i in self.store.list_sheets() if i.context.tournament == creds.tournament_id and i.context.table == creds.table]
+            sheets = [self.store.open(i.id) for i in infos]
+        except StorageError:
+            return typed
+        for sheet in sheets:
+            for p in sheet.participants:
+                if typed.casefold() in (p.id.casefold(), p.name.casefold()):
+                    return p.name + (f", Nr. {p.start_number}" if p.start_number is not None else "")
+        return typed
 
     @property
     def by_draw(self) -> bool:

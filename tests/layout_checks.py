@@ -4,9 +4,9 @@ a text cut off, two tappable controls on top of each other, a control smaller th
 Flutter draws on a canvas; its semantics tree mirrors every control as a positioned
 ``flt-semantics`` element of the control's size, with its text. So:
 
-- a tappable control (button, checkbox, radio, switch, text field) must be at least 48 x 48 px;
-  Material's icon buttons are drawn 40 x 40 and padded to a 48 px tap target
-  (``MaterialTapTargetSize.padded``), so a 40 x 40 button counts as 48;
+- a tappable control (button, checkbox, radio, switch, text field) must be at least 48 x 48 px, as
+  its semantics box (the area a tap reaches) says: in a desktop browser Flutter does not pad a small
+  control to 48 px as it does on a phone, so what passes here is 48 px on every platform;
 - two tappable controls fully on the screen must not overlap;
 - a one-line text (a node no taller than one line of the largest text size, or a button's label)
   whose text is wider than its box is cut off: the element wraps at spaces, so a name or word wider
@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .browser import next_frame
+
 MIN_TARGET = 48
-PADDED_ICON = 40
 ONE_LINE = 34
 """Height below which a text node is one line (18 px text at "Sehr groß" x 1.4 is 25 px high, two lines of
 the smallest text 12 x 1.4 are 40)."""
 
-_READ = """(EDGE) => {
+_READ = """([EDGE, TOP]) => {
   const w = window.innerWidth, h = window.innerHeight;
   const out = [];
   for (const e of document.querySelectorAll('flt-semantics')) {
@@ -35,7 +36,7 @@ _READ = """(EDGE) => {
     out.push({
       role, leaf, text: (e.innerText || '').trim(), label: e.getAttribute('aria-label') || '',
       x: r.x, y: r.y, w: r.width, h: r.height, sw: e.scrollWidth, cw: e.clientWidth,
-      inside: r.x >= -0.5 && r.y >= -0.5 && r.right <= w + 0.5 && r.bottom <= h - EDGE,
+      inside: r.x >= -0.5 && r.y >= TOP - 0.5 && r.right <= w + 0.5 && r.bottom <= h - EDGE,
     });
   }
   return out;
@@ -45,23 +46,29 @@ EDGE = 80
 """A node this close to the screen's foot may be cut by the scrolling list's edge (its semantics box is
 what is visible of it): it is measured when scrolled up, not here."""
 
-SLACK = 1.1
-"""The semantics element sets its text in the browser's font, a few per cent wider than Flutter's Roboto
-("Stand im Bummerl 1": 134 px for Flutter's 131); only an overflow beyond that counts as cut off."""
+BAR = 71
+"""Once a screen is scrolled, a node reaching above this is partly scrolled out of sight: the list is
+clipped at the app bar's foot and its padding (56 + 12 px; the sheet's 64 + 6), and the semantics box of
+a node cut there is what is left of it. It was measured whole further up, before the scroll."""
+
+SLACK = 1.15
+"""The semantics element sets its text in the browser's font, up to 15 per cent wider than Flutter's Roboto
+("Stand im Bummerl 1": 134 px for Flutter's 131; a field's message "Startnummer: bitte eine ganze Zahl
+eingeben, nicht „vier“." drawn whole in 327 px takes 375); only an overflow beyond that counts as cut off."""
 
 TAPPABLE = {"button", "checkbox", "radio", "switch", "textbox", "slider", "tab"}
 
 
-def problems(page: Any) -> list[str]:
-    """Every cut-off text, overlap and small target on the screen as it is now, in words."""
-    nodes = page.evaluate(_READ, EDGE)
+def problems(page: Any, top: float = 0) -> list[str]:
+    """Every cut-off text, overlap and small target on the screen as it is now, in words; nodes reaching
+    above ``top`` are left out."""
+    nodes = page.evaluate(_READ, [EDGE, top])
     found: list[str] = []
     targets = [n for n in nodes if n["role"] in TAPPABLE and n["inside"]]
     for n in targets:
         name = n["label"] or n["text"] or n["role"]
-        padded = round(n["w"]) == PADDED_ICON and round(n["h"]) == PADDED_ICON
-        if not padded and (n["w"] < MIN_TARGET - 0.5 or n["h"] < MIN_TARGET - 0.5):
-            found.append(f"zu klein ({n['w']:.0f} x {n['h']:.0f} px): {name!r}")
+        if n["w"] < MIN_TARGET - 0.5 or n["h"] < MIN_TARGET - 0.5:
+            found.append(f"zu klein ({n['w']:.0f} x {n['h']:.0f} px bei y={n['y']:.0f}): {name!r}")
     for i, a in enumerate(targets):
         for b in targets[i + 1 :]:
             dx = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
@@ -76,4 +83,46 @@ def problems(page: Any) -> list[str]:
         one_line = n["h"] <= ONE_LINE or (n["role"] == "button" and n["w"] > MIN_TARGET)
         if one_line and n["sw"] > n["cw"] * SLACK + 2:
             found.append(f"abgeschnitten ({n['sw']} px Text in {n['cw']} px): {n['text']!r}")
+    return found
+
+
+_WHERE = """() => Array.from(document.querySelectorAll('flt-semantics'), e => {
+  const r = e.getBoundingClientRect();
+  return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)].join(',');
+}).join(';')"""
+
+STEP = 500
+"""How far the screen is scrolled between two looks: less than the screen's height without the app bar
+and the foot ``EDGE``, so every node is measured wholly on the screen at least once."""
+
+
+def settled(page: Any) -> str:
+    """Wait until the semantics tree stands still from one frame to the next (a scroll or a re-render
+    has ended); return where its nodes are."""
+    before = page.evaluate(_WHERE)
+    while True:
+        next_frame(page)
+        now = page.evaluate(_WHERE)
+        if now == before:
+            return str(now)
+        before = now
+
+
+def problems_down_the_screen(page: Any, limit: int = 30) -> list[str]:
+    """``problems`` of the whole screen: from its top, looked at, scrolled down by ``STEP`` with the mouse wheel as a
+    finger scrolls, looked at again, until the list moves no more; then scrolled back to the top."""
+    viewport = page.viewport_size
+    page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+    found: list[str] = []
+    page.mouse.wheel(0, -STEP * limit)  # from the top, wherever the last tap left the list
+    where = settled(page)
+    for look in range(limit):
+        found += [p for p in problems(page, top=BAR if look else 0) if p not in found]
+        page.mouse.wheel(0, STEP)
+        now = settled(page)
+        if now == where:
+            break
+        where = now
+    page.mouse.wheel(0, -STEP * limit)
+    settled(page)
     return found

@@ -13,7 +13,7 @@ from screens.form_state import NewSheetForm
 from screens.habits import names_used, suggest, usual_options
 from screens.help_screen import GUIDE, offline, sections
 from screens.looks import scale
-from screens.settings_state import SETTINGS_FILE, Settings, SettingsState, load_settings
+from screens.settings_state import PHONE_NAME, SETTINGS_FILE, Settings, SettingsState, load_settings
 from storage import SheetStore, StorageError
 
 
@@ -50,6 +50,7 @@ def test_settings_are_saved_at_once_beside_the_sheets_and_read_by_the_next_windo
         "house_rules": "regelwerk",
         "own_name": "Toni Huber",
         "device_name": "",
+        "device_asked": False,
         "last_host": "",
     }
     again = SettingsState(store)
@@ -212,9 +213,8 @@ def test_the_trail_names_the_phone_from_the_settings_not_the_computer(tmp_path: 
     or the phone's name where one is set, and a new window of the app finds it again."""
     monkeypatch.delenv("TISCHBLOCK_DEVICE", raising=False)
     store = SheetStore(tmp_path / "store")
-    host_name = store.device
     state = SettingsState(store)
-    assert store.device == host_name  # nothing set yet
+    assert store.device == PHONE_NAME  # nothing set yet: a phone's name, never the computer's
     state.set_own_name("Sepp Huber")
     assert store.device == "Sepp Huber"
     state.set_device_name("  Handy   Tisch 4 ")
@@ -233,3 +233,27 @@ def test_the_trail_names_the_phone_from_the_settings_not_the_computer(tmp_path: 
     kiosk = SheetStore(tmp_path / "store")
     SettingsState(kiosk)
     assert kiosk.device == "Kiosk"
+
+
+def test_the_first_start_asks_the_phones_name_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: with no name for this phone in the settings the start screen asks once, the own name
+    (or a neutral phone name) filled in; the answer is kept and the question never comes again."""
+    monkeypatch.delenv("TISCHBLOCK_DEVICE", raising=False)
+    store = SheetStore(tmp_path / "store")
+    state = SettingsState(store)
+    assert state.asks_device_name and state.proposed_device_name == PHONE_NAME
+    state.set_own_name("Sepp Huber")
+    assert state.asks_device_name and state.proposed_device_name == "Sepp Huber"
+    before = load_settings(store.root)
+    assert not state.confirm_device_name("   ")
+    assert state.error == "Name dieses Handys: bitte einen Namen eingeben."
+    assert not state.confirm_device_name("x" * 81)
+    assert load_settings(store.root) == before and state.asks_device_name
+    assert state.confirm_device_name(" Handy  Tisch 4 ")
+    assert store.device == "Handy Tisch 4" and not state.asks_device_name and state.error is None
+    again = SettingsState(SheetStore(tmp_path / "store"))
+    assert not again.asks_device_name and again.store.device == "Handy Tisch 4"
+    again.set_device_name("")  # emptied in Einstellungen later: the own name, and still not asked again
+    assert not again.asks_device_name and again.store.device == "Sepp Huber"
+    monkeypatch.setenv("TISCHBLOCK_DEVICE", "Kiosk")
+    assert not SettingsState(SheetStore(tmp_path / "kiosk")).asks_device_name

@@ -98,3 +98,23 @@ def test_a_signed_sheet_of_the_tournament_goes_to_the_organizer(host: HostProces
     tournament.leave()
     assert not tournament.joined and not credentials_path(store.root).exists()
     assert store.open(sheet_id).entries  # leaving keeps the sheets
+
+
+def test_the_tournament_box_names_the_team_as_its_sheet_does_not_the_letter_typed(tmp_path: Path) -> None:
+    """Joined by table with the side typed as "a": the box said "Tisch 4 · A"; now the team's name and
+    Startnummer from the table's sheet, and what was typed where no sheet of the table names it."""
+    from scoring import Participant, SheetContext
+    from sync.client import Credentials
+
+    local = SheetStore(tmp_path / "handy")
+    state = TournamentState(local)
+    state.credentials = Credentials(
+        url="http://127.0.0.1:1", device_token="t" * 32, device_id="d1", tournament_id="kathrein",
+        tournament_name="Kathreinwatten", table=4, team="a", device_name="Handy",
+    )  # fmt: skip
+    assert state.summary == "Kathreinwatten · Tisch 4 · a"
+    teams = [Participant(id="A", name="Die Sautreiber", start_number=7), Participant(id="B", name="Kartlbrüder")]
+    local.new_sheet("watten-turnier", teams, context=SheetContext(tournament="kathrein", table=3))
+    assert state.summary == "Kathreinwatten · Tisch 4 · a"  # another table's sheet says nothing of this one
+    local.new_sheet("watten-turnier", teams, context=SheetContext(tournament="kathrein", table=4))
+    assert state.summary == "Kathreinwatten · Tisch 4 · Die Sautreiber, Nr. 7"
