@@ -167,3 +167,13 @@ def form_key(web: requests.Session, host: HostProcess, path: str = "/veranstalte
     assert found
     return found.group(1)
 
+
+
+def new_season(
+    web: requests.Session, host: HostProcess, name: str, family: str, scheme: str, points: str = "places", **fields: str
+) -> requests.Response:
+    """Create a season with the season page's form ("Neue Saison"): ``scheme`` is the scheme's name;
+    ``fields``: ``place_points``, ``best_of``, ``min_participations`` as typed (empty by default)."""
+    data = {"place_points": "", "best_of": "", "min_participations": "1", **fields}
+    data |= {"csrf": form_key(web, host, "/veranstalter/saison"), "name": name, "family": family, "scheme_name": scheme}
+    return web.post(f"{host.url}/veranstalter/saison/neu", data={**data, "points": points}, timeout=30)

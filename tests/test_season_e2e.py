@@ -15,44 +15,28 @@ from pypdf import PdfReader
 
 from scoring.season import SEASONS_NOT_IN_RULES
 
-from .browser import SCREENSHOTS
-from .host_helpers import pinned_session
-from .hostproc import PASSWORD, HostProcess
-from .pages_helpers import AUTH
+from .browser import SCREENSHOTS, organizer_page
+from .hostproc import HostProcess, running_host
+from .pages_helpers import organizer_session
 from .test_season_pages import play_cup
 
 pytestmark = pytest.mark.browser
 
-DESK = {"width": 1280, "height": 800}
-
 
 @pytest.fixture()
 def host(tmp_path: Path) -> Iterator[HostProcess]:
-    running = HostProcess(tmp_path / "host", tournament="Cup 1").start()
-    try:
+    with running_host(tmp_path / "host", tournament="Cup 1") as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport=DESK,
-        http_credentials={"username": "organizer", "password": PASSWORD},
-        ignore_https_errors=True,
-        accept_downloads=True,
-        locale="de-AT",
-    )
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+    with organizer_page(browser) as opened:
+        yield opened
 
 
 def test_an_organizer_sets_up_a_season_with_two_tournaments_and_prints_it(host: HostProcess, page: Any) -> None:
-    web = pinned_session(host.fingerprint)
-    web.auth = AUTH
+    web = organizer_session(host)
     page.goto(host.url + "/veranstalter/")
     page.get_by_role("link", name="Saison").click()
     assert SEASONS_NOT_IN_RULES in page.get_by_role("note").inner_text()

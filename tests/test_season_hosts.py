@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -29,7 +30,7 @@ from sync.host.store import HostStore
 from sync.outbox import SheetSyncState
 
 from .hostproc import HostProcess
-from .pages_helpers import AppPhone, form_key, organizer_session, watten_durchgang
+from .pages_helpers import AppPhone, form_key, new_season, organizer_session, watten_durchgang
 from .pg_server import PostgresServer, postgres_server_fixture  # noqa: F401  (fixture)
 
 API = "/api/v1/organizer"
@@ -153,6 +154,12 @@ def play(evening: Evening) -> None:
         deliver(seats)
 
 
+def season_json(web: requests.Session, host: HostProcess) -> dict[str, Any]:
+    reply = web.get(f"{host.url}{API}/seasons/unterland-cup/standings", timeout=30)
+    assert reply.status_code == 200, reply.text
+    return dict(reply.json())
+
+
 def final_standings(host: HostProcess, web: requests.Session) -> Standings:
     reply = web.get(f"{host.url}{API}/standings", timeout=30)
     assert reply.status_code == 200
@@ -216,17 +223,21 @@ def test_two_halls_one_season_on_one_postgresql(
         web_a, web_b = organizer_session(soell), organizer_session(woergl)
         assert soell.organizer("/api/v1/info").json()["tournament_name"] == "Abend Söll"
         assert woergl.organizer("/api/v1/info").json()["tournament_name"] == "Abend Wörgl"
-        created = web_a.post(
-            f"{soell.url}/veranstalter/saison/neu",
-            data={"csrf": form_key(web_a, soell, "/veranstalter/saison"), "name": "Unterland-Cup", "family": "watten-turnier",
-                  "scheme_name": "Liga", "points": "places", "place_points": "10, 6, 4, 2", "best_of": str(BEST_OF),
-                  "min_participations": str(LEAST)},
-            timeout=30,
+        created = new_season(
+            web_a, soell, "Unterland-Cup", "watten-turnier", "Liga", place_points="10, 6, 4, 2", best_of=str(BEST_OF),
+            min_participations=str(LEAST),
         )
         assert created.status_code == 200, created.text[:2000]
 
         cup1 = set_up(soell, web_a, "Cup 1 Söll", "unterland-cup", phones, tmp_path)
         cup2 = set_up(woergl, web_b, "Cup 2 Wörgl", "unterland-cup", phones, tmp_path)
+        # Wörgl's organizer cannot put Söll's evening into a season (nor take it anywhere): refused, nothing changed.
+        counted = season_json(web_b, woergl)["tournaments"]
+        assert counted == [cup1.id, cup2.id]
+        for season, message in (("unterland-cup", "schreibt ein anderer Host"), ("gibt-es-nicht", "gibt es nicht")):
+            refused = web_b.put(f"{woergl.url}{API}/seasons/{season}/tournaments/{cup1.id}", timeout=30)
+            assert refused.status_code == 422 and message in refused.json()["detail"], refused.text
+        assert season_json(web_a, soell)["tournaments"] == counted
         # A phone of Söll's evening is nobody at Wörgl's host, though both read one database: the app's
         # own client gets the refusal, the first time and again (a remembered stranger is still a
         # stranger), and nothing is stored.
@@ -274,6 +285,10 @@ def test_two_halls_one_season_on_one_postgresql(
         want = expected_rows(standings)
         for host, web in ((soell, web_a), (woergl, web_b)):  # read across both halls, from either host
             assert season_rows(host, web, "unterland-cup") == want
+            as_json = season_json(web, host)
+            assert [[str(r["rank"] or "–"), r["name"], str(r["total"]), r["decided_by"]] for r in as_json["rows"]] == [
+                [row[0], row[1], row[2], row[8]] for row in want
+            ]
         decided = {row[1]: row[8] for row in want}
         # Each level decides a place at least once, best 2 of 3 struck a result, one evening is too few.
         assert decided["Adler"] == "Punkte" and decided["Bären"] == "mehr Turniersiege"
