@@ -170,6 +170,8 @@ class Pages:
                 tournament = desk.create_tournament(name, ruleset_id, date=shown["date"], options=options, rounds=rounds)
                 # HostState.tournament follows the store's current tournament: the phones join it from now on.
                 flash = f"Neues Turnier '{tournament.name}' angelegt; Beitrittscode für die Handys: {tournament.join_code}"
+            elif "season" in form and desk.same_plan(ruleset_id, date=shown["date"], options=options, rounds=rounds):
+                flash = "Turnier unverändert"  # only the season chosen: also after the draw, when the plan is fixed
             else:
                 desk.configure(ruleset_id, date=shown["date"], options=options, rounds=rounds)
                 flash = "Turnier gespeichert"
