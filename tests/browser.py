@@ -37,6 +37,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 412, "height": 915}
+DESK = {"width": 1280, "height": 800}
+"""The organizer's laptop."""
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 PATIENCE_MS = float(os.environ.get("TISCHBLOCK_BROWSER_PATIENCE_MS", "90000"))
@@ -95,6 +97,25 @@ def free_port() -> int:
 
 _open_pages: weakref.WeakSet[Any] = weakref.WeakSet()
 """The pages ``open_page`` opened: a test that fails inside ``running_app`` gets what they show."""
+
+
+@contextmanager
+def organizer_page(browser: Any) -> Iterator[Any]:
+    """A page on the organizer's laptop, logged in with the password (the browser's own login box),
+    accepting the host's own certificate once and downloads."""
+    from .hostproc import PASSWORD
+
+    context = browser.new_context(
+        viewport=DESK,
+        http_credentials={"username": "organizer", "password": PASSWORD},
+        ignore_https_errors=True,  # the host's own certificate; the phones pin it, the laptop accepts it once
+        accept_downloads=True,
+        locale="de-AT",
+    )
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 @contextmanager

@@ -177,12 +177,13 @@ class HostProcess:
         assert reply.status_code == 200, reply.text
         return str(next(e["secret"] for e in reply.json() if e["entrant"]["start_number"] == start_number))
 
-    def card_line(self, start_number: int) -> str:
-        """The join line of the entrant's Startkarte: the hall's line with Startnummer and secret."""
+    def card_line(self, start_number: int, code: str | None = None) -> str:
+        """The join line of the entrant's Startkarte: the hall's line with Startnummer and secret (``code``:
+        the join code of a tournament the host started after it printed its line)."""
         assert self.join_line is not None
         return JoinLine(
             url=self.url,
-            code=self.join_line.code,
+            code=code or self.join_line.code,
             fingerprint=self.fingerprint,
             start_number=start_number,
             secret=self.secret(start_number),

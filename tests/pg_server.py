@@ -68,6 +68,15 @@ def postgres_server_fixture(postgres_cluster: PostgresServer) -> PostgresServer:
     return postgres_cluster
 
 
+@pytest.fixture(params=["sqlite", "postgresql"], name="store_url")
+def store_url_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database for the host's store: a SQLite file, then a fresh database on the real server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'host.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.new_database()
+
+
 @contextmanager
 def started_postgres() -> Iterator[PostgresServer]:
     """Start a server in a temporary directory, yield it, stop it and remove the directory."""

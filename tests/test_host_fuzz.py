@@ -70,6 +70,9 @@ OPERATIONS = [
     ("POST", "/api/v1/organizer/entrants/{start_number}/secret"),
     ("GET", "/api/v1/organizer/devices"),
     ("POST", "/api/v1/organizer/devices/{device_id}/revoke"),
+    ("GET", "/api/v1/organizer/seasons"),
+    ("GET", "/api/v1/organizer/seasons/{season_id}/standings"),
+    ("PUT", "/api/v1/organizer/seasons/{season_id}/tournaments/{tournament_id}"),
 ]
 
 

@@ -17,15 +17,7 @@ from sync.host.records import NewRevision
 from sync.host.schema import MIGRATIONS
 from sync.host.store import HostStore
 
-from .pg_server import PostgresServer, postgres_server_fixture  # noqa: F401  (fixture)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'host.sqlite3'}"
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    return server.new_database()
+from .pg_server import PostgresServer, postgres_server_fixture, store_url_fixture  # noqa: F401  (fixtures)
 
 
 @pytest.fixture

@@ -18,22 +18,14 @@ from sync.host.league import League, LeagueError, host_id, scheme_from_form
 from sync.host.schema import MIGRATIONS, player_merges, players, roster_players, schema_migrations, season_tournaments, seasons
 from sync.host.store import HostStore
 
-from .pg_server import PostgresServer, postgres_server_fixture  # noqa: F401  (fixture)
+from .pg_server import PostgresServer, postgres_server_fixture, store_url_fixture  # noqa: F401  (fixtures)
 from .test_desk import phone_sends
 from .tournament_sim import play_watten, watten_durchgang
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'host.sqlite3'}"
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    return server.new_database()
-
-
 @pytest.fixture
-def store(url: str) -> Iterator[HostStore]:
-    opened = HostStore(url, "aaaaaaaaaaaaaaaa")
+def store(store_url: str) -> Iterator[HostStore]:
+    opened = HostStore(store_url, "aaaaaaaaaaaaaaaa")
     yield opened
     opened.close()
 
@@ -138,13 +130,13 @@ def _counts(store: HostStore) -> tuple[int, ...]:
         )
 
 
-def test_season_refusals_change_nothing(store: HostStore, url: str) -> None:
+def test_season_refusals_change_nothing(store: HostStore, store_url: str) -> None:
     league = League(store)
     season = league.create_season("Schafkopf-Liga", "schafkopf-turnier")
     desk = Desk(store)
     desk.create_tournament("Watten am Freitag", "watten-turnier", rounds=1)
     tid = desk.tournament().id
-    other = HostStore(url, "bbbbbbbbbbbbbbbb")
+    other = HostStore(store_url, "bbbbbbbbbbbbbbbb")
     try:
         theirs = Desk(other)
         theirs.create_tournament("Schafkopf in Hall B", "schafkopf-turnier")

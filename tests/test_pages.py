@@ -15,8 +15,8 @@ import pytest
 import requests
 
 from .host_helpers import pinned_session
-from .hostproc import PASSWORD, HostProcess
-from .pages_helpers import AUTH, Phone, join_code_of, watten_durchgang
+from .hostproc import PASSWORD, HostProcess, running_host
+from .pages_helpers import AUTH, Phone, form_key, join_code_of, organizer_session, watten_durchgang
 
 PAGES = [
     "/veranstalter/",
@@ -50,24 +50,13 @@ x;Kartlbrüder;Toni;Vroni;
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostProcess]:
-    running = HostProcess(tmp_path_factory.mktemp("pages"), tournament="Kathreinwatten Söll 2026").start()
-    try:
+    with running_host(tmp_path_factory.mktemp("pages"), tournament="Kathreinwatten Söll 2026") as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")
 def web(host: HostProcess) -> requests.Session:
-    session = pinned_session(host.fingerprint)
-    session.auth = AUTH
-    return session
-
-
-def form_key(web: requests.Session, host: HostProcess, path: str = "/veranstalter/") -> str:
-    found = re.search(r'name="csrf" value="([0-9a-f]+)"', web.get(host.url + path, timeout=30).text)
-    assert found
-    return found.group(1)
+    return organizer_session(host)
 
 
 def test_every_page_needs_the_organizers_password(host: HostProcess) -> None:

@@ -19,13 +19,12 @@ import pytest
 
 from scoring import Sheet
 
-from .browser import PHONE, SCREENSHOTS
-from .hostproc import PASSWORD, HostProcess
+from .browser import DESK, PHONE, SCREENSHOTS, organizer_page
+from .hostproc import HostProcess, running_host
 from .pages_helpers import Phone, join_code_of, schafkopf_serie, watten_durchgang
 
 pytestmark = pytest.mark.browser
 
-DESK = {"width": 1280, "height": 800}
 
 WATTEN_TEAMS = [
     (1, "Die Sautreiber", "Sepp Huber", "Hias Mair", "WSV Söll"),
@@ -58,26 +57,14 @@ def watten_csv(teams: list[tuple[int, str, str, str, str]]) -> str:
 
 @pytest.fixture()
 def host(tmp_path: Path) -> Iterator[HostProcess]:
-    running = HostProcess(tmp_path / "host", tournament="Kathreinwatten Söll 2026").start()
-    try:
+    with running_host(tmp_path / "host", tournament="Kathreinwatten Söll 2026") as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport=DESK,
-        http_credentials={"username": "organizer", "password": PASSWORD},
-        ignore_https_errors=True,  # the host's own certificate; the phones pin it, the laptop accepts it once
-        accept_downloads=True,
-        locale="de-AT",
-    )
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+    with organizer_page(browser) as opened:
+        yield opened
 
 
 def shot(page: Any, name: str, size: dict[str, int] = DESK) -> None:

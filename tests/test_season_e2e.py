@@ -15,58 +15,49 @@ from pypdf import PdfReader
 
 from scoring.season import SEASONS_NOT_IN_RULES
 
-from .browser import SCREENSHOTS
-from .host_helpers import pinned_session
-from .hostproc import PASSWORD, HostProcess
-from .pages_helpers import AUTH
+from .browser import SCREENSHOTS, organizer_page
+from .hostproc import HostProcess, running_host
+from .pages_helpers import organizer_session
 from .test_season_pages import play_cup
 
 pytestmark = pytest.mark.browser
 
-DESK = {"width": 1280, "height": 800}
-
 
 @pytest.fixture()
 def host(tmp_path: Path) -> Iterator[HostProcess]:
-    running = HostProcess(tmp_path / "host", tournament="Cup 1").start()
-    try:
+    with running_host(tmp_path / "host", tournament="Cup 1") as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport=DESK,
-        http_credentials={"username": "organizer", "password": PASSWORD},
-        ignore_https_errors=True,
-        accept_downloads=True,
-        locale="de-AT",
-    )
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+    with organizer_page(browser) as opened:
+        yield opened
 
 
 def test_an_organizer_sets_up_a_season_with_two_tournaments_and_prints_it(host: HostProcess, page: Any) -> None:
-    web = pinned_session(host.fingerprint)
-    web.auth = AUTH
+    web = organizer_session(host)
     page.goto(host.url + "/veranstalter/")
-    page.get_by_role("link", name="Saison").click()
+    page.get_by_role("link", name="Saison", exact=True).click()
     assert SEASONS_NOT_IN_RULES in page.get_by_role("note").inner_text()
     page.get_by_label("Name der Saison").fill("Watt-Cup 2026")
     page.get_by_label("Regelwerk").select_option("watten-turnier")
     page.get_by_role("button", name="Saison anlegen").click()
     assert "Saison Watt-Cup 2026 angelegt" in page.get_by_role("status").inner_text()
 
-    for name, patterns in (("Cup 1", {1: "A", 2: "AAB"}), ("Cup 2", {1: "B", 2: "A"})):
-        play_cup(host, web, name, patterns)
-        page.goto(host.url + "/veranstalter/saison")
-        page.get_by_label("Saison", exact=True).select_option(label="Watt-Cup 2026 (watten-turnier)")
-        page.get_by_role("button", name="Diesem Turnier zuordnen").click()
-        assert f"{name} zählt jetzt für Watt-Cup 2026" in page.get_by_role("status").inner_text()
+    # Cup 1 joins later, on the season page; Cup 2 on its setup page, which offers the seasons of its ruleset.
+    play_cup(host, web, "Cup 1", {1: "A", 2: "AAB"})
+    page.goto(host.url + "/veranstalter/saison")
+    page.get_by_label("Saison", exact=True).select_option(label="Watt-Cup 2026 (watten-turnier)")
+    page.get_by_role("button", name="Diesem Turnier zuordnen").click()
+    assert "Cup 1 zählt jetzt für Watt-Cup 2026" in page.get_by_role("status").inner_text()
+    play_cup(host, web, "Cup 2", {1: "B", 2: "A"})
+    page.goto(host.url + "/veranstalter/")
+    page.get_by_label("Saison", exact=True).select_option(label="Watt-Cup 2026 (Übliche Cup-Wertung (Vorgabe))")
+    page.get_by_role("button", name="Speichern").click()
+    assert "zählt für die Saison Watt-Cup 2026" in page.get_by_role("status").inner_text()
+    page.get_by_role("link", name="Saisonseite").click()
+    page.get_by_role("list", name="Saisons").get_by_role("link", name="Watt-Cup 2026").click()
 
     assert [t.strip() for t in page.get_by_role("list", name="Turniere der Saison").inner_text().splitlines()] == [
         "Cup 1",

@@ -321,6 +321,12 @@ class Desk:
         self.store.save_plan(tournament.id, plan.model_dump_json(), self._date(date))
         return plan
 
+    def same_plan(
+        self, ruleset_id: str, *, date: str | None = None, options: Mapping[str, Any] | None = None, rounds: int | None = None
+    ) -> bool:
+        """Is this the plan and date the current tournament already has (a setup form saved unchanged)?"""
+        return self.has_plan() and self._plan(ruleset_id, options, rounds) == self.plan() and self._date(date) == self.date()
+
     @staticmethod
     def _plan(ruleset_id: str, options: Mapping[str, Any] | None, rounds: int | None) -> TournamentPlan:
         try:

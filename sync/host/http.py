@@ -44,6 +44,8 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 SheetIdPath = Annotated[uuid.UUID, Path(description="Die ID des Blatts (UUID)")]
 RevisionPath = Annotated[int, Path(ge=0, le=1_000_000, description="Revision = Anzahl der Einträge des Blatts")]
+SlugPath = Annotated[str, Path(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9-]{0,79}$", description="Die ID (klein, a-z0-9-)")]
+"""A season's or tournament's id in a URL: checked (422) before it reaches the database."""
 
 
 NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}

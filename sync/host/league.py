@@ -173,20 +173,33 @@ class League:
             conn.execute(update(seasons).where(seasons.c.id == season_id).values(scheme=scheme.model_dump_json()))
         return self.season(season_id)
 
-    def join(self, tournament_id: str, season_id: str) -> Season:
-        """Put one of this host's tournaments into a season (at setup or later); its ruleset must fit."""
+    def fitting(self, season_id: str, ruleset_id: str) -> Season:
+        """The season, if a tournament of ``ruleset_id`` may count for it (asked before a tournament is set up)."""
         season = self.season(season_id)
+        if ruleset_id not in FAMILIES.get(season.family, (season.family,)):
+            raise LeagueError(f"Die Saison '{season.name}' wertet {season.family}, das Turnier spielt {ruleset_id[:40]}")
+        return season
+
+    def seasons_for(self, ruleset_id: str) -> list[Season]:
+        """The seasons a tournament of ``ruleset_id`` may count for (its own ruleset's or its family's)."""
+        return [s for s in self.seasons() if ruleset_id in FAMILIES.get(s.family, (s.family,))]
+
+    def _own(self, tournament_id: str) -> Tournament:
         tournament = self.store.tournament(tournament_id)
         if tournament is None:
             raise LeagueError(f"Ein Turnier '{tournament_id[:40]}' gibt es nicht")
         if not self.store.owns(tournament_id):
             raise LeagueError(f"Das Turnier '{tournament.name}' schreibt ein anderer Host; nur er ordnet es einer Saison zu")
+        return tournament
+
+    def join(self, tournament_id: str, season_id: str) -> Season:
+        """Put one of this host's tournaments into a season (at setup or later); its ruleset must fit."""
+        self.season(season_id)
+        tournament = self._own(tournament_id)
         plan = self.store.plan(tournament_id)
         if plan is None:
             raise LeagueError(f"Das Turnier '{tournament.name}' hat noch kein Regelwerk: zuerst einrichten")
-        ruleset_id = TournamentPlan.model_validate_json(plan.plan).ruleset_id
-        if ruleset_id not in FAMILIES.get(season.family, (season.family,)):
-            raise LeagueError(f"Die Saison '{season.name}' wertet {season.family}, das Turnier spielt {ruleset_id}")
+        season = self.fitting(season_id, TournamentPlan.model_validate_json(plan.plan).ruleset_id)
         with self.store._write() as conn:
             conn.execute(season_tournaments.delete().where(season_tournaments.c.tournament_id == tournament_id))
             conn.execute(insert(season_tournaments).values(tournament_id=tournament_id, season_id=season_id, joined_at=utcnow()))
@@ -215,6 +228,15 @@ class League:
                 if used == 1 and len(same) == 1:
                     key = (roster_players.c.tournament_id == tournament_id) & (roster_players.c.start_number == start_number)
                     conn.execute(update(roster_players).where(key).values(player_id=same[0].id))
+
+    def leave(self, tournament_id: str) -> Season | None:
+        """Take one of this host's tournaments out of its season (the season it left, or ``None``)."""
+        self._own(tournament_id)
+        season = self.season_of(tournament_id)
+        if season is not None:
+            with self.store._write() as conn:
+                conn.execute(season_tournaments.delete().where(season_tournaments.c.tournament_id == tournament_id))
+        return season
 
     def season_of(self, tournament_id: str) -> Season | None:
         with self.store._read() as conn:

@@ -23,7 +23,8 @@ from scoring.roster import RosterError
 from ..protocol import API_PREFIX, ConflictInfo, SheetSummary, TableState
 from .auth import organizer_required
 from .desk import Desk, DeskError, writer_name
-from .http import PROBLEMS, HostError, SheetIdPath
+from .http import PROBLEMS, HostError, SheetIdPath, SlugPath
+from .league import League
 from .records import StoredRevision
 from .state import HostState
 
@@ -261,6 +262,33 @@ def install_organizer_routes(app: FastAPI, state: HostState) -> None:
     def standings() -> JSONResponse:
         return _json(desk().standings())
 
+    # -- the season (issue 23): the league's seasons on the shared database ---------------------------
+    def league() -> League:
+        return League(state.store, state.scored)
+
+    @app.get(f"{PREFIX}/seasons", dependencies=organizer, summary="Die Saisons der Liga (auch anderer Hosts)")
+    def seasons() -> JSONResponse:
+        return _json([_season(s) for s in league().seasons()])
+
+    @app.get(
+        f"{PREFIX}/seasons/{{season_id}}/standings",
+        dependencies=organizer,
+        summary="Die Saisonwertung: jede Zeile mit den gezählten und gestrichenen Ergebnissen (nur lesen)",
+    )
+    def season_standings(season_id: SlugPath) -> JSONResponse:
+        found = league()
+        season = found.season(season_id)
+        standings = found.standings(season_id)
+        return _json({"season": _season(season), "scheme_text": standings.scheme.describe(), **standings.model_dump(mode="json")})
+
+    @app.put(
+        f"{PREFIX}/seasons/{{season_id}}/tournaments/{{tournament_id}}",
+        dependencies=organizer,
+        summary="Ein Turnier dieses Hosts (auch ein früheres) einer Saison zuordnen",
+    )
+    def season_join(season_id: SlugPath, tournament_id: SlugPath) -> JSONResponse:
+        return _json(_season(league().join(tournament_id, season_id)))
+
     @app.get(f"{PREFIX}/exports/standings.csv", dependencies=organizer, summary="Der Stand als CSV")
     def standings_csv() -> Response:
         return _csv(desk().standings_csv(), "stand.csv")
@@ -268,6 +296,10 @@ def install_organizer_routes(app: FastAPI, state: HostState) -> None:
     @app.get(f"{PREFIX}/exports/games.csv", dependencies=organizer, summary="Jedes Spiel jedes gewerteten Blatts als CSV")
     def games_csv() -> Response:
         return _csv(desk().games_csv(), "spiele.csv")
+
+
+def _season(season: Any) -> dict[str, Any]:
+    return {"id": season.id, "name": season.name, "family": season.family, "scheme": season.scheme, "created": season.created}
 
 
 def _csv(body: bytes, name: str) -> Response:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from fastapi import Request
 from fastapi.responses import HTMLResponse
+from starlette.datastructures import FormData
 
 from ..state import HostState
 
@@ -32,6 +34,13 @@ def form_key(state: HostState) -> str:
 def check_form_key(state: HostState, given: object) -> None:
     if not isinstance(given, str) or not hmac.compare_digest(given.encode("utf-8"), form_key(state).encode("utf-8")):
         raise BadFormKey
+
+
+async def posted(state: HostState, request: Request, max_files: int = 1) -> FormData:
+    """The form of a POST to these pages, if it carries the form key (else ``BadFormKey``: 403)."""
+    form = await request.form(max_files=max_files, max_fields=500)
+    check_form_key(state, form.get("csrf"))
+    return form
 
 
 LOGIN_PAGE = """<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Anmeldung nötig</title></head>

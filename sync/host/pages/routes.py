@@ -16,11 +16,12 @@ from ..auth import is_organizer
 from ..desk import DeskError
 from ..http import HostError
 from ..state import HostState
-from .auth import BadFormKey, check_form_key, login_required
+from .auth import BadFormKey, login_required
+from .auth import posted as posted_form
 from .downloads import install_pdf_downloads
 from .forms import MAX_CSV_BYTES
 from .season import install_season_pages
-from .site import HERE, PREFIX, download
+from .site import HERE, PREFIX, download, flashed
 from .views import Pages
 
 Round = Annotated[int, Path(ge=1, le=1000)]
@@ -68,17 +69,7 @@ def install_pages(app: FastAPI, state: HostState) -> None:
     router = APIRouter(route_class=PageRoute)
 
     async def posted(request: Request) -> FormData:
-        form = await request.form(max_files=1, max_fields=500)
-        check_form_key(state, form.get("csrf"))
-        return form
-
-    def flashed(request: Request) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if request.query_params.get("ok"):
-            out["flash"] = request.query_params["ok"][:300]
-        if request.query_params.get("fehler"):
-            out["errors"] = [request.query_params["fehler"][:300]]
-        return out
+        return await posted_form(state, request)
 
     @router.get(PREFIX)
     def prefix_root() -> RedirectResponse:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.datastructures import FormData
 
@@ -18,14 +18,14 @@ from scoring import all_rulesets
 from scoring.printout import table_pdf
 from scoring.season import DEFAULT_SCHEME, SEASONS_NOT_IN_RULES, SeasonStandings, season_csv
 
+from ..http import SlugPath
 from ..league import FAMILIES, League, LeagueError, scheme_from_form
-from .auth import check_form_key
+from .auth import posted as posted_form
 from .formats import german_date, quoted
-from .site import BEAMER_REFRESH, BEAMER_ROWS, PREFIX, download, see_other
+from .site import BEAMER_REFRESH, BEAMER_ROWS, PREFIX, download, flashed, see_other
 from .views import Pages
 
-SeasonId = Annotated[str, Path(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
-"""A season's id in a URL: checked (422) before it reaches the database."""
+SeasonId = SlugPath
 
 
 def _field(form: FormData, name: str, limit: int = 2000) -> str:
@@ -177,15 +177,7 @@ def install_season_pages(router: APIRouter, pages: Pages) -> None:
     seasons = SeasonPages(pages)
 
     async def posted(request: Request) -> FormData:
-        form = await request.form(max_files=0, max_fields=50)
-        check_form_key(pages.state, form.get("csrf"))
-        return form
-
-    def flashed(request: Request) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if request.query_params.get("ok"):
-            out["flash"] = request.query_params["ok"][:300]
-        return out
+        return await posted_form(pages.state, request, max_files=0)
 
     @router.get(f"{PREFIX}/saison")
     def overview(request: Request) -> HTMLResponse:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -29,3 +31,13 @@ def download(body: bytes, filename: str, media_type: str) -> Response:
         media_type=media_type,
         headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
     )
+
+
+def flashed(request: Request) -> dict[str, Any]:
+    """The message a redirect after a form carries (``?ok=`` or ``?fehler=``), for the page it lands on."""
+    out: dict[str, Any] = {}
+    if request.query_params.get("ok"):
+        out["flash"] = request.query_params["ok"][:300]
+    if request.query_params.get("fehler"):
+        out["errors"] = [request.query_params["fehler"][:300]]
+    return out

@@ -17,7 +17,7 @@ from scoring.model import CLOSE
 from scoring.registry import all_rulesets
 
 from ..desk import LOCKING, PAPIER, Desk, DeskError, HostSheet, PaperError
-from ..league import League
+from ..league import League, Season
 from ..state import HostState
 from .auth import form_key
 from .formats import LOCAL, SEAT_WORD, UNIT_PLURAL, euro, german_date, local_time, quoted, state_css
@@ -107,11 +107,14 @@ class Pages:
         rounds = (form or {}).get("rounds") or (
             plan.rounds if plan and plan.ruleset_id == ruleset_id else default_plan.rounds if default_plan else 3
         )
+        league = League(self.state.store, self.state.scored)
+        current = league.season_of(tournament.id)
         shown = {
             "name": (form or {}).get("name", tournament.name),
             "date": (form or {}).get("date", desk.date() or ""),
             "ruleset": ruleset_id,
             "rounds": rounds,
+            "season": (form or {}).get("season", current.id if current else ""),
         }
         all_rounds = []
         if plan:
@@ -138,35 +141,53 @@ class Pages:
             form=shown,
             form_round_label=find_ruleset(ruleset_id).round_label if default_plan else "Runden",
             all_rounds=all_rounds,
+            seasons=league.seasons_for(ruleset_id),
+            current_season=current,
             **extra,
         )
 
     def save_setup(self, form: FormData) -> Response:
         desk = self.desk()
         ruleset_id = str(form.get("ruleset") or "")
+        season_id = str(form.get("season") or "")[:100].strip()
         shown = {
             "name": str(form.get("name") or ""),
             "date": str(form.get("date") or ""),
             "ruleset": ruleset_id,
             "rounds": str(form.get("rounds") or ""),
+            "season": season_id,
         }
         if form.get("reload"):  # the ruleset was changed: show its options, save nothing yet
             return self.setup({**shown, "rounds": ""})
+        league = League(self.state.store, self.state.scored)
         try:
             options = options_from_form(ruleset_id, form)
             shown["options"] = options  # type: ignore[assignment]
             rounds = form_int(form.get("rounds"), "Die Zahl der Runden") if str(form.get("rounds") or "").strip() else None
+            season = league.fitting(season_id, ruleset_id) if season_id else None  # refused before anything is saved
             name = shown["name"].strip()
             if name and name != desk.tournament().name:
                 tournament = desk.create_tournament(name, ruleset_id, date=shown["date"], options=options, rounds=rounds)
                 # HostState.tournament follows the store's current tournament: the phones join it from now on.
                 flash = f"Neues Turnier '{tournament.name}' angelegt; Beitrittscode für die Handys: {tournament.join_code}"
+            elif "season" in form and desk.same_plan(ruleset_id, date=shown["date"], options=options, rounds=rounds):
+                flash = "Turnier unverändert"  # only the season chosen: also after the draw, when the plan is fixed
             else:
                 desk.configure(ruleset_id, date=shown["date"], options=options, rounds=rounds)
                 flash = "Turnier gespeichert"
         except (DeskError, RuleViolation, ValueError) as error:
             return self.setup(shown, errors=[str(error)], status=422)
+        if "season" in form:
+            flash += self._season_choice(league, desk.tournament().id, season)
         return see_other(f"{PREFIX}/?ok={quoted(flash)}")
+
+    @staticmethod
+    def _season_choice(league: League, tournament_id: str, season: Season | None) -> str:
+        """Put the tournament just saved into the season chosen on the setup page, or out of its season."""
+        if season is not None:
+            return f"; zählt für die Saison {league.join(tournament_id, season.id).name}"
+        left = league.leave(tournament_id)
+        return f"; zählt nicht mehr für die Saison {left.name}" if left else ""
 
     # -- roster ---------------------------------------------------------------------------------
     def roster(self, status: int = 200, **extra: Any) -> HTMLResponse:
