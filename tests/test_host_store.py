@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -123,6 +124,24 @@ def test_the_first_organizer_password_stays(store: HostStore) -> None:
     assert store.set_setting_once("organizer_password", "hash-2") == "hash-1"
     current = store.current_tournament()
     assert current is not None and current.join_code == "K7P4Q2"
+
+
+def test_hosts_starting_at_once_agree_on_the_first_password(store_url: str) -> None:
+    """Hosts of a league start at the same moment on one empty database: each sets the organizer's
+    password once; none dies on a duplicate key, and all see the same one (the first one set)."""
+    HostStore(store_url).close()  # the schema, as the first host's migrations leave it
+    stores = [HostStore(store_url) for _ in range(6)]
+    go = threading.Barrier(len(stores))
+
+    def first_password(store: HostStore, number: int) -> str:
+        go.wait()
+        return store.set_setting_once("organizer_password", f"hash-{number}")
+
+    with ThreadPoolExecutor(len(stores)) as pool:
+        seen = list(pool.map(first_password, stores, range(len(stores))))
+    for store in stores:
+        store.close()
+    assert len(set(seen)) == 1 and seen[0].startswith("hash-"), seen
 
 
 def test_sqlite_commits_durably(tmp_path: Path) -> None:

@@ -82,7 +82,9 @@ def prepare(
             )
         if len(password) < 6:
             raise HostSetupError("Das Veranstalter-Passwort braucht mindestens 6 Zeichen")
-        store.set_setting_once(PASSWORD_SETTING, hash_password(password))
+        in_force = store.set_setting_once(PASSWORD_SETTING, hash_password(password))
+        if not verify_password(password, in_force):  # another host on the league's database set it first
+            raise HostSetupError("--organizer-password stimmt nicht mit dem gespeicherten Veranstalter-Passwort überein")
         notes.append("Veranstalter-Passwort gespeichert (nur als scrypt-Hash)")
     elif organizer_password is not None and not verify_password(organizer_password, stored_hash):
         raise HostSetupError("--organizer-password stimmt nicht mit dem gespeicherten Veranstalter-Passwort überein")

@@ -47,6 +47,8 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
@@ -194,13 +196,14 @@ class HostStore:
             return conn.execute(select(host_settings.c.value).where(host_settings.c.key == key)).scalar()
 
     def set_setting_once(self, key: str, value: str) -> str:
-        """Set ``key`` unless it is set; return the value in force (the first one wins)."""
+        """Set ``key`` unless it is set; return the value in force (the first one wins). Two hosts
+        starting at the same moment on the league's empty database both get here: the second insert
+        is skipped by the database itself, not refused (a read first, then an insert, let both read
+        nothing and the second host die on the duplicate key)."""
+        dialect_insert = postgresql_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
         with self._write() as conn:
-            current = conn.execute(select(host_settings.c.value).where(host_settings.c.key == key)).scalar()
-            if current is not None:
-                return str(current)
-            conn.execute(insert(host_settings).values(key=key, value=value))
-            return value
+            conn.execute(dialect_insert(host_settings).values(key=key, value=value).on_conflict_do_nothing())
+            return str(conn.execute(select(host_settings.c.value).where(host_settings.c.key == key)).scalar_one())
 
     # -- tournaments ------------------------------------------------------------------------------
     def create_tournament(self, tournament_id: str, name: str, join_code: str) -> Tournament:
