@@ -258,8 +258,10 @@ def y4m(path: Path, text: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser(host: HostProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Chromium whose camera shows the Startkarte of Startnummer 2 (a fake video device)."""
+def browser(host: HostProcess, drawn: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Chromium whose camera shows the Startkarte of Startnummer 2 (a fake video device): its secret
+    is in the roster ``drawn`` loads (asked for here, not left to an earlier test: ``-m browser``
+    runs these tests alone)."""
     from .browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
     require_chromium()
