@@ -62,13 +62,34 @@ TAPPABLE = {"button", "checkbox", "radio", "switch", "textbox", "slider", "tab"}
 def problems(page: Any, top: float = 0) -> list[str]:
     """Every cut-off text, overlap and small target on the screen as it is now, in words; nodes reaching
     above ``top`` are left out."""
+    found, sizes = _look(page, top)
+    return [_too_small(name, size) for name, size in sizes.items() if _is_small(size)] + found
+
+
+Size = tuple[float, float, float]
+"""A tappable control's width, height and top (px) as its semantics box shows it."""
+
+
+def _is_small(size: Size) -> bool:
+    return size[0] < MIN_TARGET - 0.5 or size[1] < MIN_TARGET - 0.5
+
+
+def _too_small(name: str, size: Size) -> str:
+    return f"zu klein ({size[0]:.0f} x {size[1]:.0f} px bei y={size[2]:.0f}): {name!r}"
+
+
+def _look(page: Any, top: float) -> tuple[list[str], dict[str, Size]]:
+    """The cut-off texts and overlaps on the screen as it is now, in words, and the size of each
+    tappable control on it, by name; nodes reaching above ``top`` are left out."""
     nodes = page.evaluate(_READ, [EDGE, top])
     found: list[str] = []
     targets = [n for n in nodes if n["role"] in TAPPABLE and n["inside"]]
+    sizes: dict[str, Size] = {}
     for n in targets:
         name = n["label"] or n["text"] or n["role"]
-        if n["w"] < MIN_TARGET - 0.5 or n["h"] < MIN_TARGET - 0.5:
-            found.append(f"zu klein ({n['w']:.0f} x {n['h']:.0f} px bei y={n['y']:.0f}): {name!r}")
+        seen = sizes.get(name)
+        if seen is None or n["w"] * n["h"] > seen[0] * seen[1]:
+            sizes[name] = (n["w"], n["h"], n["y"])
     for i, a in enumerate(targets):
         for b in targets[i + 1 :]:
             dx = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
@@ -83,7 +104,7 @@ def problems(page: Any, top: float = 0) -> list[str]:
         one_line = n["h"] <= ONE_LINE or (n["role"] == "button" and n["w"] > MIN_TARGET)
         if one_line and n["sw"] > n["cw"] * SLACK + 2:
             found.append(f"abgeschnitten ({n['sw']} px Text in {n['cw']} px): {n['text']!r}")
-    return found
+    return found, sizes
 
 
 _WHERE = """() => Array.from(document.querySelectorAll('flt-semantics'), e => {
@@ -91,9 +112,10 @@ _WHERE = """() => Array.from(document.querySelectorAll('flt-semantics'), e => {
   return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)].join(',');
 }).join(';')"""
 
-STEP = 500
-"""How far the screen is scrolled between two looks: less than the screen's height without the app bar
-and the foot ``EDGE``, so every node is measured wholly on the screen at least once."""
+STEP = 320
+"""How far the screen is scrolled between two looks: less than what the list shows between the sheet's
+header (which stays put while the list scrolls under it: 420 px of 915 at "Sehr groß" with five players)
+and the foot ``EDGE``, less a control's height, so every control is seen whole at least once."""
 
 
 def settled(page: Any) -> str:
@@ -108,7 +130,7 @@ def settled(page: Any) -> str:
         before = now
 
 
-def problems_down_the_screen(page: Any, limit: int = 30) -> list[str]:
+def problems_down_the_screen(page: Any, limit: int = 40) -> list[str]:
     """``problems`` of the whole screen: from its top, looked at, scrolled down by ``STEP`` with the mouse wheel as a
     finger scrolls, looked at again, until the list moves no more; then scrolled back to the top."""
     viewport = page.viewport_size
@@ -116,8 +138,13 @@ def problems_down_the_screen(page: Any, limit: int = 30) -> list[str]:
     found: list[str] = []
     page.mouse.wheel(0, -STEP * limit)  # from the top, wherever the last tap left the list
     where = settled(page)
+    sizes: dict[str, Size] = {}
     for look in range(limit):
-        found += [p for p in problems(page, top=BAR if look else 0) if p not in found]
+        seen, measured = _look(page, top=BAR if look else 0)
+        found += [p for p in seen if p not in found]
+        for name, size in measured.items():  # a control the sheet's header cuts shows only its visible part:
+            if name not in sizes or size[0] * size[1] > sizes[name][0] * sizes[name][1]:  # its largest look counts
+                sizes[name] = size
         page.mouse.wheel(0, STEP)
         now = settled(page)
         if now == where:
@@ -125,4 +152,4 @@ def problems_down_the_screen(page: Any, limit: int = 30) -> list[str]:
         where = now
     page.mouse.wheel(0, -STEP * limit)
     settled(page)
-    return found
+    return [_too_small(name, size) for name, size in sizes.items() if _is_small(size)] + found
