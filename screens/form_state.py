@@ -208,12 +208,11 @@ class NewSheetForm:
 
     @property
     def suggestions(self) -> list[str]:
-        """Recent names not typed in yet."""
+        """Recent names of the ruleset's participants (teams' or players') not typed in yet: the "Zuletzt:"
+        chips under "Mannschaften" offer teams, never a Doppelkopf player as a Watten team. A team's
+        members (players) are offered under the member field being typed in (``offers``)."""
         typed = {n.strip() for n in self.names} | {m.strip() for team in self.members for m in team}
-        # a tapped name fills the team members first (``fill_next``): players' names while one is open
-        members_open = any(not m.strip() for team in self.members for m in team)
-        pool = self.recent_players if members_open else self.recent
-        return [n for n in pool if n not in typed][:12]
+        return [n for n in self.recent if n not in typed][:12]
 
     # -- changing it -----------------------------------------------------------------------------
     def choose(self, ruleset_id: str) -> None:
@@ -293,12 +292,8 @@ class NewSheetForm:
         self.for_tournament = value
 
     def fill_next(self, name: str) -> None:
-        """A tapped suggestion goes into the first empty name field (team members first for teams)."""
-        for i in range(self.count):
-            for m in range(self.team_size):
-                if not self.members[i][m].strip():
-                    self.set_member(i, m, name)
-                    return
+        """A tapped suggestion (a team's or a player's name, as the ruleset's participants are) goes
+        into the first empty name field."""
         for i in range(self.count):
             if not self.names[i].strip():
                 self.set_name(i, name)

@@ -55,7 +55,11 @@ def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:
         return ft.Column(
             spacing=0,
             controls=[
-                ft.Switch(label=spec.label, value=bool(value), on_change=lambda e: form.set_option(spec.name, e.control.value)),
+                thumb(
+                    ft.Switch(
+                        label=spec.label, value=bool(value), on_change=lambda e: form.set_option(spec.name, e.control.value)
+                    )
+                ),
                 *([ft.Text(form.errors[key], color=ft.Colors.ERROR, size=13)] if key in form.errors else []),
             ],
         )
@@ -69,7 +73,9 @@ def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:
                     wrap=True,
                     spacing=6,
                     controls=[
-                        ft.Checkbox(label=label, value=k in chosen, on_change=lambda _, k=k: form.toggle_choice(spec.name, k))
+                        thumb(
+                            ft.Checkbox(label=label, value=k in chosen, on_change=lambda _, k=k: form.toggle_choice(spec.name, k))
+                        )
                         for k, label in spec.choices
                     ],
                 ),

@@ -6,6 +6,7 @@ data directory finds it all again.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -20,6 +21,7 @@ from storage import SheetStore
 from .browser import (
     Taps,
     body_text,
+    enable_semantics,
     next_frame,
     open_page,
     patient,
@@ -35,7 +37,9 @@ from .browser import (
     wait_for_locator,
     wait_for_text,
     wait_until,
+    with_editing_probe,
 )
+from .layout_checks import problems_down_the_screen, settled
 
 pytestmark = pytest.mark.browser
 
@@ -131,6 +135,14 @@ def reach(page: Any, name: str, role: str = "button") -> None:
     feet, and the next taps can miss; a player scrolls first, then taps."""
     button = page.get_by_role(role, name=name, exact=True).first
     button.wait_for(timeout=patient())
+    height = page.viewport_size["height"]
+    for _ in range(20):  # on a narrow phone at "Sehr groß" the panel is taller than the screen
+        box = button.bounding_box()
+        if box is None or (box["y"] + box["height"] <= height - 40 and button.evaluate(ON_TOP)):
+            break
+        page.mouse.move(page.viewport_size["width"] / 2, height * 0.7)
+        page.mouse.wheel(0, max(-300, min(300, box["y"] - height * 0.6)))
+        settled(page)
     stand_still(page, button, name, patient())
 
 
@@ -401,3 +413,80 @@ def test_a_new_app_process_finds_both_sheets_again(app: App, browser: Any) -> No
     assert "2. Spiel (korrigiert)" in text and "Gestrichen: Spiel nach dem 10. Spiel" in text
     page.close()
     assert sheet_files(app.data_dir) == files
+
+
+SMALL = ("Maximilian Oberhuber", "Gerti Stadler", "Hansjörg Pichler")
+"""The Talonschnapsen players of the walk at 360 px and "Sehr groß", with long names."""
+
+
+def test_a_talonschnapsen_bummerl_at_360_px_and_sehr_gross(app: App, browser: Any) -> None:
+    """Issue 22: the same Bummerl as a new user walks it on a narrow phone at the largest text size;
+    every panel state it passes (each game, its announcer, its Spritze) has nothing cut off, overlapping
+    or under 48 px, and at the end the numbers on top are the ones that count, with their names."""
+    settings = app.data_dir / "einstellungen.json"
+    settings.write_text(json.dumps({"text_size": "sehr-gross"}), encoding="utf-8")
+    page = with_editing_probe(browser.new_page(viewport={"width": 360, "height": 915}))
+    found: dict[str, list[str]] = {}
+
+    def look(state: str) -> None:
+        wrong = problems_down_the_screen(page)
+        if wrong:
+            found[state] = wrong
+
+    try:
+        page.goto(app.url)
+        enable_semantics(page)
+        taps = Taps(page)
+        taps.tap("button", "Neues Blatt", timeout=30_000)
+        taps.tap("radio", "Talonschnapsen")
+        for seat, name in enumerate(SMALL, start=1):
+            taps.type(f"Spieler {seat} (Platz {seat}): Name", name)
+        bummerl = "Bummerl pro Blatt (Turnier); 0: ohne Ende"
+        house_rules(page, page.get_by_role("textbox", name=bummerl, exact=True))
+        taps.type(bummerl, "1")
+        look("neues Blatt")
+        taps.tap("button", "Blatt anlegen")
+        wait_for_text(page, "Bummerl 1 von 1, Stand 0:0:0", 15_000)
+        look("leeres Blatt")
+        renamed = dict(zip(TALON_PLAYERS, SMALL, strict=True))
+        games = [
+            [re.sub("|".join(renamed), lambda m: renamed[m.group(0)], name) for name in buttons]
+            for game, (buttons, _) in enumerate(BUMMERL, start=1)
+            if game != SLIP
+        ]
+        for number, buttons in enumerate(games, start=1):
+            for name in buttons:
+                tap(taps, page, name)
+                if number <= 4:  # the four kinds of game: normal, Schnapser, Kontraschnapser, Bettler gespritzt
+                    look(f"{number}. Spiel: {name}")
+            tap(taps, page, "Eintragen")
+            settle(page, f"{number}. Spiel eingetragen")
+        wait_for_text(page, "Blatt beendet nach 1 Bummerl", 10_000)
+        look("beendet")
+
+        click(page, "Abschließen")
+        reach(page, "Unterschrift (Name)", role="textbox")
+        type_into(page, "Unterschrift (Name)", "Gerti Stadler")
+        look("abschließen")
+        click(page, "Abschließen und unterschreiben")
+        wait_for_text(page, "Bummerl 1: 3:18:24; verloren: Maximilian Oberhuber Bummerl (1)", 15_000)
+        look("Ergebnis")
+        screenshot(page, "talonschnapsen-ergebnis-360-sehr-gross.png")
+        text = body_text(page)
+        store = SheetStore(app.data_dir)
+        sheet = next(
+            s
+            for s in (store.open(n.removesuffix(".json")) for n in sheet_files(app.data_dir))
+            if [p.name for p in s.participants] == list(SMALL)
+        )
+        assert sheet.entries[-1].kind == "close"
+        ruleset = find_ruleset("talonschnapsen")
+        headline = ruleset.headline(sheet, ruleset.score(sheet))
+        assert [f.label for f in headline.figures] == ["Bummerl verloren", "Bummerl gewonnen"]
+        for figure in headline.figures:  # the numbers on top, each with its name
+            assert figure.label in text, (figure.label, text)
+        assert dict(headline.main.values) == {"Maximilian Oberhuber": "1", "Gerti Stadler": "0", "Hansjörg Pichler": "0"}
+    finally:
+        settings.unlink(missing_ok=True)
+        page.close()
+    assert not found, json.dumps(found, ensure_ascii=False, indent=1)

@@ -134,7 +134,26 @@ def test_a_watten_team_is_not_offered_as_a_doppelkopf_player(store: SheetStore) 
     form.choose("watten-turnier")
     assert form.offers("name.0") == ["Die Sautreiber", "Kartlbrüder"]
     assert form.offers("member.0.0") == ["Anna", "Bert", "Cilli", "Dora"]  # a team's members are players
-    assert form.suggestions == ["Anna", "Bert", "Cilli", "Dora"]  # a tap fills a member first
+    assert form.suggestions == ["Die Sautreiber", "Kartlbrüder"]  # the chips offer teams
+
+
+def test_a_doppelkopf_player_is_not_offered_as_a_watten_team(store: SheetStore) -> None:
+    """Issue 22, the reverse way: the "Zuletzt:" chips under "Mannschaften" offered Doppelkopf players'
+    names while a team's member field was empty, and a tap put one there; they offer teams only."""
+    new_sheet(store, "doppelkopf-turnier", ["Dieter Schwarzenberger", "Bert", "Cilli", "Dora"])
+    new_sheet(store, "watten-turnier", ["Die Sautreiber", "Kartlbrüder"])
+    form = NewSheetForm(store)
+    form.choose("watten-turnier")
+    assert form.suggestions == ["Die Sautreiber", "Kartlbrüder"]
+    form.fill_next("Kartlbrüder")
+    assert form.names == ["Kartlbrüder", ""] and form.members == [["", ""], ["", ""]]
+    assert form.suggestions == ["Die Sautreiber"]
+    form.fill_next("Die Sautreiber")
+    assert form.names == ["Kartlbrüder", "Die Sautreiber"] and form.suggestions == []
+    assert "Dieter Schwarzenberger" not in form.offers("name.0")
+    assert "Dieter Schwarzenberger" in form.offers("member.0.0")  # he may play Watten in a team
+    form.choose("doppelkopf-turnier")
+    assert "Die Sautreiber" not in form.suggestions and "Dieter Schwarzenberger" in form.suggestions
 
 
 def test_the_form_offers_names_under_the_field_being_typed_in(store: SheetStore) -> None:
