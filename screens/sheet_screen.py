@@ -13,7 +13,7 @@ from scoring.engine import Figure
 
 from .course_chart import CourseChart
 from .families import find_family
-from .looks import error_box, scaling
+from .looks import LOOKS, error_box, scaling, text_scale
 from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
@@ -215,6 +215,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
         )
     family = find_family(state.sheet.ruleset.id)
     mounted: ft.Ref[ft.Column] = ft.use_ref(None)  # type: ignore[assignment]
+    large_text = text_scale(ft.use_context(LOOKS)) > 1.0
     """The scrolling list as first mounted: later renders are merged into it, so it is the one to scroll."""
 
     async def to_top() -> None:
@@ -272,6 +273,18 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     if not lines:
         lines.append(ft.Text("Noch kein Spiel eingetragen.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
     close_label = "Blatt abgeschlossen" if state.closed else "Abschließen und unterschreiben"
+    close_name = "Ergebnis" if state.closed else "Abschließen"
+    close_icon = ft.Icons.VERIFIED if state.closed else ft.Icons.DRAW
+    close: ft.Control = ft.TextButton(close_name, icon=close_icon, tooltip=close_label, height=48, on_click=lambda _: on_close())
+    if large_text:
+        # at "Groß" and "Sehr groß" the word beside the icon left the title too little room: it broke
+        # mid-word ("Talonschnapse|n" at 360 px); the icon alone keeps the action's name for a screen reader
+        close = ft.Semantics(
+            label=close_name,
+            button=True,
+            exclude_semantics=True,
+            content=ft.IconButton(icon=close_icon, tooltip=close_label, on_click=lambda _: on_close()),
+        )
     listing = ft.Column(
         expand=True,
         scroll=ft.ScrollMode.AUTO,
@@ -310,13 +323,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
                         on_click=lambda _: ft.context.page.navigate(f"{route}/teilen"),
                     ),
                 ),
-                ft.TextButton(
-                    "Ergebnis" if state.closed else "Abschließen",
-                    icon=ft.Icons.VERIFIED if state.closed else ft.Icons.DRAW,
-                    tooltip=close_label,
-                    height=48,
-                    on_click=lambda _: on_close(),
-                ),
+                close,
             ],
         ),
         controls=[
