@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -427,6 +428,14 @@ def wait_for_text(page, expected, timeout: float = 15_000) -> str:  # type: igno
         if time.monotonic() > deadline:
             raise ScreenAssertionError(f"{expected!r} did not appear on the page. {what_the_screen_shows(page)}")
         page.wait_for_timeout(100)
+
+
+def wait_for_line(page, line: str, timeout: float = 15_000) -> str:  # type: ignore[no-untyped-def]
+    """Wait until one line of the page's text is exactly ``line`` (a notice such as "2. Spiel eingetragen").
+
+    Not a part of a longer line: "Schmeißen vor dem 1. Spiel eingetragen" holds "1. Spiel eingetragen",
+    and a wait for the one would pass on the other before the app had answered the tap."""
+    return wait_for_text(page, re.compile(rf"^{re.escape(line)}$", re.MULTILINE), timeout)
 
 
 def wait_for_control(page, role: str, name, *, exact: bool = True, timeout: float = 15_000):  # type: ignore[no-untyped-def]

@@ -34,6 +34,7 @@ from .browser import (
     stand_still,
     type_into,
     wait_for_control,
+    wait_for_line,
     wait_for_text,
     wait_until,
 )
@@ -255,7 +256,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         for number, game in enumerate(TURNIER, start=1):
             taps.reset()
             enter(taps, game)
-            wait_for_text(page, f"{number}. Spiel eingetragen", 10_000)  # as players count games
+            wait_for_line(page, f"{number}. Spiel eingetragen", 10_000)  # as players count games
             if number == 1:
                 record_taps("doppelkopf-turnier", "Normalspiel mit Re-Ansage", taps.count, 6)
                 assert taps.count <= 6
@@ -267,7 +268,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
                 click(page, "Spiel wiederholt", changes=True)
                 screenshot(page, "doppelkopf-turnier-strafe.png")
                 click(page, "Eintragen")
-                wait_for_text(page, f"Strafe nach dem {number}. Spiel eingetragen", 10_000)  # no game (Regel 24)
+                wait_for_line(page, f"Strafe nach dem {number}. Spiel eingetragen", 10_000)  # no game (Regel 24)
             if number == 8:
                 wait_for_text(page, "Pflichtsolo offen: Bert", 10_000)
             if number == 19:
@@ -288,7 +289,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
 
         # Take the last game back (a void, with the trail) and enter it again with the right Augen.
         click(page, "Letztes Spiel zurücknehmen")
-        wait_for_text(page, "20. Spiel zurückgenommen", 10_000)
+        wait_for_line(page, "20. Spiel zurückgenommen", 10_000)
         wait_for_text(page, "Spiel 20 von 20, noch 1 Spiel")
         enter(taps, REDO)
         wait_for_text(page, "Runde beendet: 20 Spiele", 10_000)
@@ -302,7 +303,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         fill(page, "Augen Re", "110", changes=True)
         screenshot(page, "doppelkopf-turnier-korrektur.png")
         click(page, "Korrektur eintragen")
-        wait_for_text(page, f"{CORRECTED}. Spiel korrigiert", 10_000)
+        wait_for_line(page, f"{CORRECTED}. Spiel korrigiert", 10_000)
         wait_for_text(page, re.compile(r"Korrigiert am .* auf Handy Tisch 2, Grund: Augen falsch gezählt"))
 
         (sheet_id,) = (name.removesuffix(".json") for name in sheet_files(data_dir))
@@ -340,7 +341,7 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         click(page, "Eintrag: Schmeißen", changes=True)
         click(page, "Schmeißt: Hans", changes=True)
         click(page, "Eintragen")
-        wait_for_text(page, "Schmeißen vor dem 1. Spiel eingetragen", 10_000)
+        wait_for_line(page, "Schmeißen vor dem 1. Spiel eingetragen", 10_000)
         tap(taps, "button", "Solo, stille Hochzeit …", changes=False)
         tap(taps, "button", "Armut")
         tap(taps, "button", "Schwein")
@@ -350,10 +351,10 @@ def test_a_doppelkopf_runde_at_a_five_player_table_and_a_house_rules_evening(bro
         type_in(taps, "Augen Re", "100")
         screenshot(page, "doppelkopf-haus-panel.png")
         tap(taps, "button", "Eintragen", changes=False)
-        wait_for_text(page, "1. Spiel eingetragen", 10_000)  # the Schmeißen is no game
+        wait_for_line(page, "1. Spiel eingetragen", 10_000)  # the Schmeißen is no game
         haus_game = Game(re=("Franz", "Hans"), augen=135, ansagen=("Re",), sonder=("Re: Karlchen",))
         enter(taps, haus_game)
-        wait_for_text(page, "2. Spiel eingetragen", 10_000)
+        wait_for_line(page, "2. Spiel eingetragen", 10_000)
         click(page, "Strafe, Schmeißen, Geber …")
         click(page, "Eintrag: Strafe", changes=True)
         click(page, "Strafe: Ilse", changes=True)

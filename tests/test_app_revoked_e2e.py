@@ -11,7 +11,7 @@ import pytest
 
 from storage import SheetStore
 
-from .browser import PHONE, SCREENSHOTS, Taps, enable_semantics, running_app, screenshot, wait_for_text
+from .browser import PHONE, SCREENSHOTS, Taps, enable_semantics, running_app, screenshot, wait_for_line, wait_for_text
 from .hostproc import PASSWORD, running_host
 from .test_app_sync_e2e import A, B, join
 
@@ -42,7 +42,7 @@ def test_a_revoked_phone_is_told_so_and_keeps_its_sheet(browser: Any, tmp_path: 
         taps.tap("button", "Blatt anlegen")
         wait_for_text(phone, "Bummerl 1 von 3, Stand 0:0")
         taps.tap("button", f"+2 für {A}")
-        wait_for_text(phone, "1. Spiel eingetragen")
+        wait_for_line(phone, "1. Spiel eingetragen")
         taps.tap("button", "Zwischenstand senden")
         wait_for_text(phone, re.compile(r"Veranstalter: beim Veranstalter"), 60_000)
 
@@ -67,7 +67,7 @@ def test_a_revoked_phone_is_told_so_and_keeps_its_sheet(browser: Any, tmp_path: 
         # The phone's next delivery is refused with the organizer's words; the sheet stays on the phone.
         phone.bring_to_front()
         taps.tap("button", f"+3 für {B}")
-        wait_for_text(phone, "2. Spiel eingetragen")
+        wait_for_line(phone, "2. Spiel eingetragen")
         taps.tap("button", "Zwischenstand senden")
         wait_for_text(phone, "Veranstalter: wartet auf Versand")
         # The sheet itself says why it does not go out, not only the start screen.

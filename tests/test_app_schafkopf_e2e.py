@@ -31,6 +31,7 @@ from .browser import (
     scroll_to,
     sheet_files,
     stand_still,
+    wait_for_line,
     wait_for_text,
 )
 
@@ -231,7 +232,7 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
                 wait_for_text(page, "Anna Brandl -3 · Bernd Kiermaier -9 · Carla Huber +6 · Dieter Obermeier +6", 10_000)
                 tap(taps, B, "Weniger")
             tap(taps, B, "Eintragen")
-            wait_for_text(page, f"{number}. Spiel eingetragen", 10_000)  # as the players count the games
+            wait_for_line(page, f"{number}. Spiel eingetragen", 10_000)  # as the players count the games
             if number == 1:
                 assert taps.count == 4, taps.count
                 record_taps("schafkopf-turnier", "Rufspiel gewonnen", taps.count, 4)
@@ -239,12 +240,12 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
             if number == 6:
                 # Taken back in one tap (a void with the trail), and entered again.
                 tap(taps, B, "Letztes Spiel zurücknehmen")
-                wait_for_text(page, f"{number}. Spiel zurückgenommen", 10_000)
+                wait_for_line(page, f"{number}. Spiel zurückgenommen", 10_000)
                 assert stored(data_dir).entries[-1].kind == "void"
                 wait_for_text(page, f"Spiel 6 von {SPIELE}", 10_000)
                 play(taps, steps)
                 tap(taps, B, "Eintragen")
-                wait_for_text(page, f"{number}. Spiel eingetragen", 10_000)  # the struck one is no game
+                wait_for_line(page, f"{number}. Spiel eingetragen", 10_000)  # the struck one is no game
                 assert stored(data_dir).entries[-1].data == data
 
         text = wait_for_text(page, "Alle Spiele gespielt", 10_000)
@@ -258,7 +259,7 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, data_dir: Path) -
         tap(taps, B, "Gewonnen")
         screenshot(page, "schafkopf-turnier-korrektur.png")
         tap(taps, B, "Korrektur eintragen")
-        wait_for_text(page, "2. Spiel korrigiert", 10_000)
+        wait_for_line(page, "2. Spiel korrigiert", 10_000)
         wait_for_text(
             page, re.compile(r"Korrigiert am .* auf Handy Tisch 7, Grund: falsch aufgeschrieben"), 10_000
         )

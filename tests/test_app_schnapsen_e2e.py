@@ -34,6 +34,7 @@ from .browser import (
     stand_still,
     type_into,
     wait_for_control,
+    wait_for_line,
     wait_for_locator,
     wait_for_text,
     wait_until,
@@ -180,13 +181,17 @@ def play(taps: Taps, page: Any, buttons: list[str], number: int) -> int:
     for name in buttons:
         tap(taps, page, name)
     tap(taps, page, "Eintragen")
-    settle(page, f"{number}. Spiel eingetragen")  # the game as players count them
+    settle(page, f"{number}. Spiel eingetragen", line=True)  # the game as players count them
     return taps.reset()
 
 
-def settle(page: Any, text: str) -> None:
-    """Wait for ``text``, then for the frame after it (Flutter lays the panel out anew with it)."""
-    wait_for_text(page, text, 10_000)
+def settle(page: Any, text: str, *, line: bool = False) -> None:
+    """Wait for ``text`` (with ``line``, a whole line of it: a notice), then for the frame after it
+    (Flutter lays the panel out anew with it)."""
+    if line:
+        wait_for_line(page, text, 10_000)
+    else:
+        wait_for_text(page, text, 10_000)
     next_frame(page)
 
 
@@ -259,14 +264,14 @@ def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> Non
             wait_for_text(page, "Kontraschnapser: hat Resi Gruber (Die Hausruckviertler) gewonnen?", 10_000)
             screenshot(page, "bauernschnapsen-sonderspiel.png")
             click(page, "Eintragen")
-            settle(page, "6. Spiel eingetragen")
+            settle(page, "6. Spiel eingetragen", line=True)
             continue
         if number == 7:
             click(page, "Verloren")
             click(page, "Verlierer ab 33 Augen: 1")
             screenshot(page, "bauernschnapsen-normales-spiel.png")
             click(page, "Eintragen")
-            settle(page, "7. Spiel eingetragen")
+            settle(page, "7. Spiel eingetragen", line=True)
             continue
         counts.append((buttons, play(taps, page, buttons, number)))
         if number == 1:
@@ -282,13 +287,13 @@ def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> Non
     taps.reset()
     tap(taps, page, "Letztes Spiel zurücknehmen")
     assert taps.reset() == 1
-    settle(page, "11. Spiel zurückgenommen")
+    settle(page, "11. Spiel zurückgenommen", line=True)
 
     # Game 2 was ab 33, not unter 33: corrected in the same panel, with a reason.
     correct(page, taps, 2, "Augen falsch angetippt")
     click(page, "Verlierer ab 33 Augen: 1")
     click(page, "Korrektur eintragen")
-    settle(page, "2. Spiel korrigiert")
+    settle(page, "2. Spiel korrigiert", line=True)
 
     # Another Rufer for game 3 shifts the round: game 10's Schnapser would no longer be the Rufer's.
     correct(page, taps, 3, "Rufer verwechselt")
@@ -353,7 +358,7 @@ def test_a_talonschnapsen_bummerl(app: App, browser: Any) -> None:
             screenshot(page, "talonschnapsen-panel.png")
         if game == SLIP:
             click(page, "Letztes Spiel zurücknehmen")
-            settle(page, f"{number}. Spiel zurückgenommen")
+            settle(page, f"{number}. Spiel zurückgenommen", line=True)
             number -= 1  # the struck game is no game any more: the next one takes its number
     assert all(n == 3 for n in normal), normal
     record_taps("talonschnapsen", "Normales Spiel (gewonnen/verloren, Augen)", max(normal), 3)
@@ -363,7 +368,7 @@ def test_a_talonschnapsen_bummerl(app: App, browser: Any) -> None:
     correct(page, taps, SLIP, "Augen nachgezählt")
     click(page, "Verlierer unter 33 Augen: 2")
     click(page, "Korrektur eintragen")
-    settle(page, f"{SLIP}. Spiel korrigiert")
+    settle(page, f"{SLIP}. Spiel korrigiert", line=True)
 
     # Gerti as the first Rufer would make Hans the Rufer of game 2: Gerti's Schnapser is refused.
     correct(page, taps, 1, "Rufer verwechselt")
@@ -460,7 +465,7 @@ def test_a_talonschnapsen_bummerl_at_360_px_and_sehr_gross(app: App, browser: An
                 if number <= 4:  # the four kinds of game: normal, Schnapser, Kontraschnapser, Bettler gespritzt
                     look(f"{number}. Spiel: {name}")
             tap(taps, page, "Eintragen")
-            settle(page, f"{number}. Spiel eingetragen")
+            settle(page, f"{number}. Spiel eingetragen", line=True)
         wait_for_text(page, "Blatt beendet nach 1 Bummerl", 10_000)
         look("beendet")
 

@@ -23,6 +23,7 @@ from .browser import (
     screenshot,
     scroll_to,
     wait_for_control,
+    wait_for_line,
     wait_for_text,
 )
 from .faultproxy import CLEAN, FaultProxy, FaultSchedule
@@ -67,7 +68,7 @@ def keep_sheet(page: Any, writer: str, games: list[tuple[str, int]], data_dir: P
     assert [(p.name, p.start_number) for p in sheet.participants] == [(A, 7), (B, 12)], sheet.participants
     for number, (team, value) in enumerate(games, start=1):
         taps.tap("button", f"+{value} für {A if team == 'A' else B}")
-        wait_for_text(page, f"{number}. Spiel eingetragen")
+        wait_for_line(page, f"{number}. Spiel eingetragen")
     taps.tap("button", "Abschließen")
     taps.type("Vermerk der Turnierleitung", "Zeitlimit, Durchgang abgebrochen")
     taps.type("Unterschrift (Name)", "Sepp Huber" if writer == A else "Toni Egger")
@@ -121,7 +122,7 @@ def test_two_phones_carry_a_tables_two_sheets_to_the_organizer(browser: Any, tmp
             taps.tap("button", "3. Spiel korrigieren")
             taps.type("Grund der Änderung", "Spiel 3 war +3")
             taps.tap("button", f"+3 für {A}")
-            wait_for_text(page, "3. Spiel korrigiert")  # a sheet that went out before goes out again by itself
+            wait_for_line(page, "3. Spiel korrigiert")  # a sheet that went out before goes out again by itself
             deadline = time.monotonic() + 60
             while not (table := table_state(host))["comparison"] or table["comparison"]["agree"]:
                 assert time.monotonic() < deadline, table

@@ -29,6 +29,7 @@ from .browser import (
     scroll_to,
     sheet_files,
     wait_for_control,
+    wait_for_line,
     wait_for_text,
     wait_until,
 )
@@ -125,7 +126,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
             if value == "gehen":
                 taps.tap("button", "Gehen, Vergeben, Bscheißn, Zeitlimit …")
             taps.tap("button", label(team, value))
-            wait_for_text(page, re.compile(rf"{number}\. (Spiel|Gehen) eingetragen"), 10_000)
+            wait_for_text(page, re.compile(rf"^{number}\. (Spiel|Gehen) eingetragen$", re.MULTILINE), 10_000)
             per_game.append(taps.reset())
             if number == 7:
                 text = body_text(page)
@@ -153,7 +154,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
         taps.tap("button", "2. Spiel korrigieren")
         taps.type("Grund der Änderung", "falsch aufgeschrieben")
         taps.tap("button", f"+2 für {B}")
-        wait_for_text(page, "2. Spiel korrigiert", 10_000)
+        wait_for_line(page, "2. Spiel korrigiert", 10_000)
         # The corrected line stays open and shows its trail.
         wait_for_text(
             page, re.compile(r"Korrigiert am .* auf Handy Tisch 4, Grund: falsch aufgeschrieben"), 10_000
