@@ -35,8 +35,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring import Sheet, find_ruleset
+from scoring import Sheet, find_ruleset, score_sheet
 from scoring.model import CLOSE, CORRECTION, VOID
+from scoring.statistics import DatedSheet, figures_of
 from screens import scored
 from screens.app_state import AppState
 from screens.sheet_state import SheetState
@@ -166,6 +167,31 @@ def profile_statistics(store: SheetStore) -> list[tuple[str, float]]:
     return [(name, took / whole) for name, took in parts]
 
 
+def time_per_ruleset(repeat: int = 7, number: int = 100) -> list[tuple[str, int, float, float]]:
+    """Per example sheet: its entries, and the CPU milliseconds to score it (``score_sheet``) and to
+    take the statistics' figures from that score (``figures_of``), each the fastest of ``repeat``
+    rounds of ``number``: the two parts of the statistics that grow with the games, per ruleset."""
+    out = []
+    for path in sorted(EXAMPLES.glob("*.json")):
+        if ".score." in path.name:
+            continue
+        sheet = Sheet.from_json(path.read_bytes())
+        dated = DatedSheet(sheet, datetime.now(UTC).date())
+        score_ms = figures_ms = float("inf")
+        for _ in range(repeat):
+            gc.collect()
+            start = time.process_time()
+            for _ in range(number):
+                score = score_sheet(sheet)
+            score_ms = min(score_ms, (time.process_time() - start) * 1000 / number)
+            start = time.process_time()
+            for _ in range(number):
+                figures_of(dated, score)
+            figures_ms = min(figures_ms, (time.process_time() - start) * 1000 / number)
+        out.append((path.stem, len(sheet.entries), score_ms, figures_ms))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=30)
@@ -173,6 +199,8 @@ def main() -> None:
     parser.add_argument("--sheets", type=int, default=1000, help="stored sheets for the statistics")
     parser.add_argument("--statistics-samples", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="also profile the statistics from nothing (cProfile)")
+    parser.add_argument("--per-ruleset", action="store_true", help="also time scoring and figures per example sheet")
+    parser.add_argument("--rounds", type=int, default=100, help="scorings per timing of --per-ruleset")
     args = parser.parse_args()
     print(f"{'Blatt':<45} {'erstes Spiel':>13} {'letztes Spiel':>14} {'letztes/erstes':>15}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -206,6 +234,15 @@ def main() -> None:
                 print(f"Wohin die Zeit der Statistik aus dem Nichts geht (cProfile, {args.sheets} Blätter):")
                 for name, share in profile_statistics(many):
                     print(f"{share:>7.1%}  {name}")
+        if args.per_ruleset:
+            print()
+            print(f"{'Beispielblatt':<22} {'Einträge':>8} {'werten':>10} {'Statistik':>10}  (CPU, das schnellste von 7 x {args.rounds})")
+            rows = time_per_ruleset(number=args.rounds)
+            for name, entries, score_ms, figures_ms in rows:
+                print(f"{name:<22} {entries:>8} {score_ms:>7.3f} ms {figures_ms:>7.3f} ms")
+            mean_score = statistics.mean(r[2] for r in rows)
+            mean_figures = statistics.mean(r[3] for r in rows)
+            print(f"{'im Mittel':<22} {'':>8} {mean_score:>7.3f} ms {mean_figures:>7.3f} ms")
 
 
 if __name__ == "__main__":

@@ -455,14 +455,14 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
     def _stufen(self, data: GameData, schwarz: Seite | None, seite: Seite, won: bool) -> list[str]:
         """The levels ``seite`` is paid: reached (when it won) or announced, plus the Zusatzpunkt."""
         a = data.ansagen
-        augen = {"re": data.augen, "kontra": 240 - data.augen}
         other = gegner(seite)
+        against = data.augen if other == "re" else 240 - data.augen
+        # The highest level announced by either side (the winner's own Absagen count only when it won).
+        announced_upto = max(a.of(seite).rang if won else 0, a.of(other).rang)
         items: list[str] = []
         for rang, (name, limit) in enumerate(STUFEN, start=1):
-            announced_own = won and a.of(seite).rang >= rang
-            announced_other = a.of(other).rang >= rang
-            reached = won and (schwarz == other if name == "schwarz" else augen[other] < limit)
-            announced = announced_own or announced_other
+            reached = won and (schwarz == other if name == "schwarz" else against < limit)
+            announced = rang <= announced_upto
             if reached or announced:
                 items.append(name)
             if announced:
@@ -568,8 +568,11 @@ class _Doppelkopf(Ruleset[_State, DoppelkopfOptions]):
     def _doubling_order(self, data: GameData) -> list[Seite]:
         """Sides that doubled, the first announcer first (a reply "zurück" comes second)."""
         a = data.ansagen
-        sides: list[Seite] = [s for s in SEITEN if a.of(s).verdoppelt]
-        return sorted(sides, key=lambda s: (a.of(s).zurueck, s != "re"))
+        re, kontra = a.re.verdoppelt, a.kontra.verdoppelt
+        if re and kontra:
+            # The reply comes second; with no reply (or two) Re first.
+            return ["kontra", "re"] if a.re.zurueck and not a.kontra.zurueck else ["re", "kontra"]
+        return ["re"] if re else ["kontra"] if kontra else []
 
     def _need_text(self, data: GameData, winner: Seite) -> str:
         a = data.ansagen

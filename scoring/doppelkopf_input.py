@@ -63,10 +63,14 @@ class Sonderpunkte(Frozen):
         return self.doppelkopf + self.fuchs + self.karlchen + self.herzstich
 
     def items(self) -> list[str]:
-        out: list[str] = []
-        for key in ("fuchs", "doppelkopf", "karlchen", "herzstich"):
-            out.extend([SONDER_NAME[key]] * getattr(self, key))
-        return out
+        if not (self.fuchs or self.doppelkopf or self.karlchen or self.herzstich):
+            return []  # most games: no Sonderpunkte, nothing to list
+        return [
+            *[SONDER_NAME["fuchs"]] * self.fuchs,
+            *[SONDER_NAME["doppelkopf"]] * self.doppelkopf,
+            *[SONDER_NAME["karlchen"]] * self.karlchen,
+            *[SONDER_NAME["herzstich"]] * self.herzstich,
+        ]
 
 
 class SonderpunkteBeider(Frozen):

@@ -144,12 +144,18 @@ class EffectiveEntry:
     corrected_by: tuple[int, ...]
 
 
+_EFFECTIVE_FIELDS = tuple(spec.name for spec in dataclasses.fields(EffectiveEntry))
+
+
 def effective_entries(entries: Sequence[Entry]) -> list[EffectiveEntry]:
     """Resolve the log: corrections replace their target, voids cancel it.
 
     Only an entry that came earlier and is itself a game, event or close can be targeted;
     the latest correction of an entry wins; a void cancels the entry whatever corrections it had.
     """
+    if not any(entry.kind in (CORRECTION, VOID) for entry in entries):
+        # The usual log, never corrected: every entry counts as written.
+        return [_effective(number, entry.kind, entry.data, ()) for number, entry in enumerate(entries, start=1)]
     current: dict[int, tuple[str, Mapping[str, Any], tuple[int, ...]]] = {}
     voided: set[int] = set()
     for number, entry in enumerate(entries, start=1):
@@ -173,10 +179,17 @@ def effective_entries(entries: Sequence[Entry]) -> list[EffectiveEntry]:
         else:
             current[number] = (entry.kind, entry.data, ())
     return [
-        EffectiveEntry(number, kind, data, trail)
-        for number, (kind, data, trail) in sorted(current.items())
-        if number not in voided
+        _effective(number, kind, data, trail) for number, (kind, data, trail) in sorted(current.items()) if number not in voided
     ]
+
+
+def _effective(number: int, kind: str, data: Mapping[str, Any], corrected_by: tuple[int, ...]) -> EffectiveEntry:
+    """``EffectiveEntry(number, kind, data, corrected_by)``, set in one step instead of the frozen
+    dataclass's four guarded ones: made for every entry of every sheet scored (issue 24)."""
+    assert _EFFECTIVE_FIELDS == ("number", "kind", "data", "corrected_by")
+    effective = object.__new__(EffectiveEntry)
+    object.__setattr__(effective, "__dict__", {"number": number, "kind": kind, "data": data, "corrected_by": corrected_by})
+    return effective
 
 
 def german_validation_message(error: ValidationError) -> str:
@@ -238,6 +251,18 @@ class Context(Generic[OptionsT]):
         if participant_id not in self.participant_ids:
             raise RuleViolation(rule, f"'{participant_id}' ({field}) sitzt nicht an diesem Tisch")
         return participant_id
+
+
+def _context(sheet: Sheet, options: OptionsT, entry: int, lookup: Lookup | None) -> Context[OptionsT]:
+    """``Context(sheet, options, entry, lookup=lookup)``, set in one step instead of the frozen
+    dataclass's five guarded ones: made for every entry of every sheet scored (issue 24)."""
+    assert _CONTEXT_FIELDS == ("sheet", "options", "entry", "closed", "lookup")
+    ctx: Context[OptionsT] = object.__new__(Context)
+    object.__setattr__(ctx, "__dict__", {"sheet": sheet, "options": options, "entry": entry, "closed": False, "lookup": lookup})
+    return ctx
+
+
+_CONTEXT_FIELDS = tuple(spec.name for spec in dataclasses.fields(Context))
 
 
 @dataclass(frozen=True)
@@ -387,22 +412,24 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
     def _step(self, run: _Replay[StateT, OptionsT], sheet: Sheet, eff: EffectiveEntry) -> None:
         """Apply one effective entry to the replay: its points, its line, the running totals."""
         ids = run.lookup.ids if run.lookup is not None else sheet.participant_ids
-        ctx = Context(sheet, run.options, eff.number, lookup=run.lookup)
+        ctx = _context(sheet, run.options, eff.number, run.lookup)
         try:
             if run.closed:
                 raise RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden")
             outcome = self._apply(run.state, eff, ctx)
             if eff.kind == CLOSE:
                 run.closed = True
-            points = {pid: int(outcome.points.get(pid, 0)) for pid in ids}
-            stray = set(outcome.points) - set(ids)
-            if stray:
-                raise AssertionError(f"{self.id}: points for unknown participants {stray}")
+            given = outcome.points
+            points = {pid: int(given.get(pid, 0)) for pid in ids}
+            if not given.keys() <= points.keys():
+                raise AssertionError(f"{self.id}: points for unknown participants {set(given) - set(ids)}")
             if self.zero_sum and sum(points.values()) != 0:
                 raise AssertionError(f"{self.id}: entry {eff.number} is not zero-sum: {points}")
         except RuleViolation as violation:
             raise violation.at_entry(eff.number) from None
-        run.totals = {pid: run.totals[pid] + points[pid] for pid in ids}
+        totals = run.totals
+        run.totals = totals = {pid: totals[pid] + points[pid] for pid in ids}
+        stand = outcome.stand
         run.lines.append(
             _line(
                 {
@@ -411,8 +438,8 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
                     "corrected_by": eff.corrected_by,
                     "points": points,
                     "explanation": tuple(outcome.explanation),
-                    "totals": run.totals,
-                    "stand": dict(outcome.stand) if outcome.stand is not None else None,
+                    "totals": totals,
+                    "stand": dict(stand) if stand is not None else None,
                 }
             )
         )
@@ -453,21 +480,32 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             raise RuleViolation("Teilnehmer", f"{self.title} braucht {allowed} {who}, das Blatt hat {count}")
 
     def _apply(self, state: StateT, eff: EffectiveEntry, ctx: Context[OptionsT]) -> Outcome:
-        if eff.kind == CLOSE:
-            model: type[BaseModel] = CloseData
-        elif eff.kind in self.entry_models:
-            model = self.entry_models[eff.kind]
-        else:
+        kind = eff.kind
+        dispatch = type(self).__dict__.get("_dispatch")
+        if dispatch is None:
+            dispatch = type(self)._make_dispatch()
+        known_kind = dispatch.get(kind)
+        if known_kind is None:
             known = ", ".join(sorted([*self.entry_models, CLOSE]))
-            raise RuleViolation("Eintragsarten", f"'{eff.kind}' gibt es bei {self.title} nicht (bekannt: {known})")
+            raise RuleViolation("Eintragsarten", f"'{kind}' gibt es bei {self.title} nicht (bekannt: {known})")
+        model, handler = known_kind
         try:
-            data = model.model_validate(dict(eff.data))
+            raw = eff.data
+            data = model.model_validate(raw if type(raw) is dict else dict(raw))
         except ValidationError as error:
             fields = [str(p) for item in error.errors() for p in item["loc"] if isinstance(p, str)]
             rule = next((self.input_rules[f] for f in reversed(fields) if f in self.input_rules), "Eingabe")
             raise RuleViolation(rule, validation_message(error, model=model)) from None
-        handler = getattr(self, f"on_{eff.kind.replace('-', '_')}")
-        return handler(state, data, ctx)
+        return handler(self, state, data, ctx)
+
+    @classmethod
+    def _make_dispatch(cls) -> dict[str, tuple[type[BaseModel], Callable[..., Outcome]]]:
+        """Per entry kind its data model and handler (``on_<kind>``), looked up once per ruleset class
+        instead of once per entry (issue 24)."""
+        models: dict[str, type[BaseModel]] = {**cls.entry_models, CLOSE: CloseData}
+        dispatch = {kind: (model, getattr(cls, f"on_{kind.replace('-', '_')}")) for kind, model in models.items()}
+        cls._dispatch = dispatch  # type: ignore[attr-defined]
+        return dispatch
 
     def on_close(self, state: StateT, data: CloseData, ctx: Context[OptionsT]) -> Outcome:
         """Close and sign the sheet. Rulesets with closing conditions override this."""

@@ -78,6 +78,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -193,8 +194,10 @@ BummerlArt = Literal["Bummerl", "Schneider", "Retourschneider"]
 BUMMERL_COUNT: dict[str, int] = {"Bummerl": 1, "Schneider": 2, "Retourschneider": 4}
 
 
+@lru_cache(maxsize=256)
 def game_key(name: str) -> str | None:
-    """The catalogue key of a game name or alias ("Herrenschnapser" -> "trumpfringerl")."""
+    """The catalogue key of a game name or alias ("Herrenschnapser" -> "trumpfringerl"); the few
+    names a table writes are worked out once, not once per game (issue 24)."""
     key = name.strip().lower().replace(" ", "-").replace("_", "-").replace('"', "")
     key = ALIASES.get(key, key)
     return key if key in CATALOGUE else None

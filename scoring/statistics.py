@@ -27,7 +27,7 @@ from datetime import date
 from typing import Any
 
 from .doppelkopf_games import ist_solo
-from .engine import EffectiveEntry, Line, RuleViolation, Score, effective_entries
+from .engine import Line, RuleViolation, Score, effective_entries
 from .model import Participant, Sheet
 from .numbering import score_sheet
 from .registry import find_ruleset
@@ -159,59 +159,95 @@ def participant_key(participant: Participant) -> str:
 
 
 def sheet_figures(dated: DatedSheet, score: Score) -> dict[str, Figures]:
-    """Per participant id: the figures of one sheet, read from its ``score`` (see the module docstring)."""
+    """Per participant id: the figures of one sheet, read from its ``score`` (see the module docstring).
+
+    One pass over the game lines per participant, and one over the entries' data for the Schafkopf
+    types and Doppelkopf solos (grouped by the declarer), not one per figure (issue 24)."""
     sheet, ruleset = dated.sheet, find_ruleset(dated.sheet.ruleset.id)
     family = ruleset.id.split("-")[0]
-    data = {eff.number: eff for eff in effective_entries(sheet.entries)} if family in ("schafkopf", "doppelkopf") else {}
     games = [line for line in score.lines if line.kind in GAME_KINDS]
+    declared = _declared(games, sheet, family) if family in ("schafkopf", "doppelkopf") else {}
     result = score.result
     players: Mapping[str, Any] = getattr(result, "spieler", {}) if family == "doppelkopf" else {}
     five = len(sheet.participants) > 4 and bool(players)
+    history, bummerl = getattr(result, "history", None) or (), getattr(result, "bummerl", None)
+    sheet_id = str(sheet.id)
     out = {}
     for p in sheet.participants:
         pid = p.id
-        played = [ln for ln in games if not five or ln.points.get(pid, 0) != 0]
-        best = max(played, key=lambda ln: ln.points.get(pid, 0), default=None)
-        worst = min(played, key=lambda ln: ln.points.get(pid, 0), default=None)
-        won_bummerl, lost_bummerl, schneider = _bummerl(result, pid)
+        won = 0
+        best = worst = None
+        high = low = 0
+        for ln in games:
+            value = ln.points.get(pid, 0)
+            if value > 0:
+                won += 1
+            if five and value == 0:
+                continue  # a game he sat out (five at the table): not his best or worst
+            # The first line with the most (the fewest) points, as max() and min() pick it.
+            if best is None or value > high:
+                best, high = ln, value
+            if worst is None or value < low:
+                worst, low = ln, value
+        won_bummerl, lost_bummerl, schneider = _bummerl(history, bummerl, pid)
+        mine = declared.get(pid, [])
         out[pid] = Figures(
             sheets=1,
             games=players[pid].spiele if pid in players else len(games),
-            won=sum(1 for ln in games if ln.points.get(pid, 0) > 0),
+            won=won,
             points=score.totals.get(pid, 0),
             bummerl_won=won_bummerl,
             bummerl_lost=lost_bummerl,
             schneider=schneider,
-            types=_schafkopf_types(games, data, pid) if family == "schafkopf" else {},
-            solos=_doppelkopf_solos(games, data, pid) if family == "doppelkopf" else TypeCount(),
-            best=_ref(dated, ruleset.title, best, pid) if best is not None else None,
-            worst=_ref(dated, ruleset.title, worst, pid) if worst is not None else None,
+            types=_schafkopf_types(mine, pid) if family == "schafkopf" else {},
+            solos=_doppelkopf_solos(mine, pid) if family == "doppelkopf" else TypeCount(),
+            best=_ref(dated, sheet_id, ruleset.title, best, pid) if best is not None else None,
+            worst=_ref(dated, sheet_id, ruleset.title, worst, pid) if worst is not None else None,
         )
     return out
 
 
-def _ref(dated: DatedSheet, title: str, line: Line, pid: str) -> GameRef:
-    texts = [e.text for e in line.explanation if e.text]
+Declared = list[tuple[Line, Mapping[str, Any]]]
+
+
+def _declared(games: Sequence[Line], sheet: Sheet, family: str) -> dict[str, Declared]:
+    """The game lines with their entry's data by who declared the game, in one pass for all
+    participants: Schafkopf's ``spieler``, Doppelkopf's single Re player (solo, Hochzeit alone)."""
+    data = {eff.number: eff.data for eff in effective_entries(sheet.entries)}
+    out: dict[str, Declared] = {}
+    for line in games:
+        raw = data[line.entry]
+        if family == "schafkopf":
+            who = raw.get("spieler")
+        else:
+            re = tuple(raw.get("re") or ())
+            who = re[0] if len(re) == 1 else None
+        if isinstance(who, str):
+            out.setdefault(who, []).append((line, raw))
+    return out
+
+
+def _ref(dated: DatedSheet, sheet_id: str, title: str, line: Line, pid: str) -> GameRef:
     return GameRef(
         points=line.points.get(pid, 0),
-        sheet=str(dated.sheet.id),
+        sheet=sheet_id,
         entry=line.entry,
         day=dated.day,
         ruleset=title,
-        text=texts[0] if texts else "",
+        text=next((e.text for e in line.explanation if e.text), ""),
     )
 
 
-def _bummerl(result: Any, pid: str) -> tuple[int, int, int]:
-    """Bummerl won, lost, and lost as Schneider, from the ruleset's result (Watten, Schnapsen)."""
+def _bummerl(history: Sequence[Any], bummerl: Any, pid: str) -> tuple[int, int, int]:
+    """Bummerl won, lost, and lost as Schneider, from the ruleset's result (Watten, Schnapsen):
+    its ``history`` (Schnapsen) and ``bummerl`` (Watten), read once per sheet."""
     won = lost = schneider = 0
-    for item in getattr(result, "history", None) or ():  # Schnapsen
+    for item in history:  # Schnapsen
         won += pid in item.winners
         for loss in item.losers:
             if loss.participant == pid:
                 lost += 1
                 schneider += loss.art != "Bummerl"
-    bummerl = getattr(result, "bummerl", None)
     if isinstance(bummerl, (list, tuple)):  # Watten
         for item in bummerl:
             won += item.winner == pid
@@ -219,21 +255,21 @@ def _bummerl(result: Any, pid: str) -> tuple[int, int, int]:
     return won, lost, schneider
 
 
-def _schafkopf_types(games: Sequence[Line], data: Mapping[int, EffectiveEntry], pid: str) -> dict[str, TypeCount]:
-    counts: dict[str, TypeCount] = {}
-    for line in games:
-        raw = data[line.entry].data
+def _schafkopf_types(declared: Declared, pid: str) -> dict[str, TypeCount]:
+    counts: dict[str, list[int]] = {}
+    for line, raw in declared:
         if raw.get("spieler") != pid or raw.get("spiel") not in SCHAFKOPF_TYPES:
             continue
         name = SCHAFKOPF_TYPES[raw["spiel"]] + (" Tout" if raw.get("tout") else "")
-        counts[name] = counts.get(name, TypeCount()).plus(TypeCount(played=1, won=int(line.points.get(pid, 0) > 0)))
-    return dict(sorted(counts.items()))
+        count = counts.setdefault(name, [0, 0])
+        count[0] += 1
+        count[1] += line.points.get(pid, 0) > 0
+    return {name: TypeCount(played=played, won=won) for name, (played, won) in sorted(counts.items())}
 
 
-def _doppelkopf_solos(games: Sequence[Line], data: Mapping[int, EffectiveEntry], pid: str) -> TypeCount:
+def _doppelkopf_solos(declared: Declared, pid: str) -> TypeCount:
     count = TypeCount()
-    for line in games:
-        raw = data[line.entry].data
+    for line, raw in declared:
         re = tuple(raw.get("re") or ())
         if re == (pid,) and ist_solo(str(raw.get("typ", "normal")), len(re)):
             count = count.plus(TypeCount(played=1, won=int(line.points.get(pid, 0) > 0)))

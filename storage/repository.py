@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import platform
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager
@@ -261,6 +262,8 @@ class SheetStore:
         self.device = (device or default_device())[:80]
         self.lock_timeout = lock_timeout
         self._lock = filelock.FileLock(str(self.root / LOCK_FILE), timeout=lock_timeout)
+        self._holder: tuple[int, int] | None = None
+        """(process id, thread id) holding ``_lock`` through ``locked``, so a nested hold costs nothing."""
         self.warnings: list[str] = []
         """German messages about files found damaged and kept aside, for the app to show."""
 
@@ -271,10 +274,22 @@ class SheetStore:
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        """Hold the store's file lock (re-entrant within this object)."""
+        """Hold the store's file lock (re-entrant within this object).
+
+        A nested hold by the thread that holds it already passes straight through: re-entering the
+        file lock took 50 µs, once per sheet where the statistics read every sheet under one hold
+        (issue 24)."""
+        me = (os.getpid(), threading.get_ident())
+        if self._holder == me:
+            yield
+            return
         try:
             with self._lock:
-                yield
+                self._holder = me
+                try:
+                    yield
+                finally:
+                    self._holder = None
         except filelock.Timeout:
             raise StoreBusy(
                 f"Der Speicher {self.root} ist seit {self.lock_timeout:g} s von einem anderen Fenster belegt; bitte erneut versuchen."

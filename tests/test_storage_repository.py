@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -233,6 +234,34 @@ def test_a_window_holding_the_lock_too_long_gives_a_clear_message(tmp_path: Path
         os.waitpid(pid, 0)
     assert len(SheetStore(root).add_game(sheet.id, {"winner": "A"}).entries) == 1
 
+
+
+def test_a_nested_hold_passes_through_and_another_thread_still_waits(tmp_path: Path) -> None:
+    """The thread holding the store's lock may take it again (the statistics read every sheet
+    under one hold); another thread sharing the store object still waits for the file lock."""
+    store = SheetStore(tmp_path / "store", lock_timeout=0.2)
+    sheet = watten(store)
+    refused: list[BaseException] = []
+
+    def other_thread() -> None:
+        try:
+            store.add_game(sheet.id, {"winner": "A"})
+        except StoreBusy as error:
+            refused.append(error)
+
+    with store.locked():
+        with store.locked():
+            assert store.open(sheet.id).entries == ()
+        thread = threading.Thread(target=other_thread)
+        thread.start()
+        thread.join()
+        assert len(refused) == 1, "another thread got in while this one held the lock"
+        assert store.add_game(sheet.id, {"winner": "A"}).entries[-1].kind == "game"
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    thread.join()
+    assert len(refused) == 1
+    assert len(store.open(sheet.id).entries) == 2
 
 operations = st.lists(
     st.one_of(
