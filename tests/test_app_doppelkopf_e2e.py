@@ -21,6 +21,7 @@ from scoring import Entry, Participant, Sheet, find_ruleset
 from storage import SheetStore
 
 from .browser import (
+    TEXT_POLL_MS,
     Taps,
     body_text,
     next_frame,
@@ -151,7 +152,12 @@ def settle(page, before: str | None, name: str) -> None:  # type: ignore[no-unty
     if before is None:
         next_frame(page)
         return
-    wait_until(page, lambda: summary(page) != before, f"the panel showing the tap on {name!r} (it showed {before!r})")
+    wait_until(
+        page,
+        lambda: summary(page) != before,
+        f"the panel showing the tap on {name!r} (it showed {before!r})",
+        poll_ms=TEXT_POLL_MS,
+    )
 
 
 def tap(taps: Taps, role: str, name: str, *, changes: bool = True) -> None:
@@ -180,7 +186,7 @@ def click(page, name: str, *, changes: bool = False) -> None:  # type: ignore[no
     before = summary(page) if changes else None
     button = page.get_by_role("button", name=name, exact=True).first
     stand_still(page, button, name, patient())
-    button.click()
+    button.click(force=True)  # stand_still waited for it to be on the screen, still and on top
     settle(page, before, name)
 
 

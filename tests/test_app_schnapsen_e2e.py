@@ -172,7 +172,7 @@ def click(page: Any, name: str) -> None:
     reach(page, name)
     button = page.get_by_role("button", name=name, exact=True).first
     stand_still(page, button, name, patient())
-    button.click()
+    button.click(force=True)  # stand_still waited for it to be on the screen, still and on top
 
 
 def play(taps: Taps, page: Any, buttons: list[str], number: int) -> int:
