@@ -46,14 +46,17 @@ def _choice(
     size: int = 17,
     color: str | None = None,
     icon: bool = True,
+    lines: int = 1,
 ) -> ft.Control:
-    """A big choice button: filled when chosen; ``name`` is its accessible name when ``text`` alone is not unique."""
+    """A big choice button: filled when chosen; ``name`` is its accessible name when ``text`` alone is not unique;
+    ``lines`` the lines its text may take (a player's name two: in half a 360 px phone at "Sehr groß" a
+    first and a last name each fill a line, "Maximilian Oberhuber" was cut to "Maximilian …")."""
     label = ft.Text(
         text,
         size=size,
         weight=ft.FontWeight.BOLD if chosen else ft.FontWeight.W_500,
         semantics_label=name,
-        max_lines=1,
+        max_lines=lines,
         overflow=ft.TextOverflow.ELLIPSIS,
         text_align=ft.TextAlign.CENTER,
     )
@@ -99,6 +102,7 @@ def _players(
                 chosen=p == chosen,
                 name=f"{prefix} {draft.name(p)}",
                 enabled=p in offered or p == chosen,
+                lines=2,
             )
             for p in draft.players
         ]
@@ -283,6 +287,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: str 
                         functools.partial(draft.choose_spritze, p),
                         chosen=p == draft.spritze_von,
                         name=f"Spritze von {draft.name(p)}",
+                        lines=2,
                     )
                     for p in draft.players
                     if p in givers or p == draft.spritze_von

@@ -13,6 +13,7 @@ from typing import Any
 import flet as ft
 
 from .drafts import Submit, family
+from .looks import LOOKS, text_scale
 from .schnapsen_draft import NORMAL, Option, SchnapsenDraft
 
 HEIGHT = 50
@@ -21,6 +22,7 @@ HEIGHT = 50
 TWO: ft.ResponsiveNumber = {"xs": 6, "sm": 4, "md": 3}
 THREE: ft.ResponsiveNumber = {"xs": 4, "md": 3}
 FOUR: ft.ResponsiveNumber = {"xs": 3}
+TWO_BY_TWO: ft.ResponsiveNumber = {"xs": 6, "md": 3}
 LONG = 18
 """Labels longer than this get a smaller font and two lines ("Kontrabauernschnapser" / "24")."""
 
@@ -111,10 +113,13 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str 
             _row([_choice(o, o.value == draft.augen, draft.choose_augen, col=THREE) for o in draft.augen_options()]),
         ]
     herz = draft.herzrunde_option()
-    width = FOUR if herz is not None else THREE
+    # With the Herzrunde four toggles; four to a row leave a phone's quarter, too narrow for a Spritze's
+    # name at a large text size ("Zurückgespritzt ×4" cut at 360 px): two to a row there.
+    large = text_scale(ft.use_context(LOOKS)) > 1
+    width = (TWO_BY_TWO if large else FOUR) if herz is not None else THREE
     toggles = [_choice(o, o.value == draft.spritze, draft.toggle_spritze, col=width) for o in draft.spritze_options()]
     if herz is not None:
-        toggles.append(_choice(herz, draft.herzrunde, lambda _: draft.toggle_herzrunde(), col=FOUR))
+        toggles.append(_choice(herz, draft.herzrunde, lambda _: draft.toggle_herzrunde(), col=width))
     controls.append(_row(toggles))
     more = ft.TextButton(
         "Weniger" if draft.show_more else "Weitere … (anderer Rufer)",

@@ -89,23 +89,24 @@ def _filters(state: StatisticsState) -> ft.Control:
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         controls=[
             ft.Row(wrap=True, spacing=6, run_spacing=4, controls=chips),
-            ft.Row(
-                spacing=8,
+            ft.ResponsiveRow(  # one above the other on a phone: a field's message wraps in half its width to
+                spacing=8,  # a one-word column ("„von“: bitte als TT.MM.JJJJ eingeben" cut at 412 px)
+                run_spacing=8,
                 vertical_alignment=ft.CrossAxisAlignment.START,
                 controls=[
                     ft.TextField(
+                        col={"xs": 12, "md": 6},
                         label=f"von ({DATE_HINT})",
                         value=state.since,
-                        expand=True,
                         error=state.errors.get("von"),
                         error_max_lines=4,
                         keyboard_type=ft.KeyboardType.DATETIME,
                         on_change=lambda e: state.set_since(e.control.value),
                     ),
                     ft.TextField(
+                        col={"xs": 12, "md": 6},
                         label=f"bis ({DATE_HINT})",
                         value=state.until,
-                        expand=True,
                         error=state.errors.get("bis"),
                         error_max_lines=4,
                         keyboard_type=ft.KeyboardType.DATETIME,

@@ -32,7 +32,7 @@ def parse_day(text: str, where: str) -> date | None:
     try:
         return datetime.strptime(text, DATE_FORMAT).date()
     except ValueError:
-        raise ValueError(f"„{where}“: bitte als {DATE_HINT} eingeben, z. B. 21.11.2026") from None
+        raise ValueError(f"„{where}“: bitte als {DATE_HINT}, z. B. 21.11.2026") from None
 
 
 def _known(ruleset: str) -> bool:

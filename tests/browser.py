@@ -319,9 +319,11 @@ def stand_still(page, locator, what: str, timeout: float) -> None:  # type: igno
             above = APPBAR_HEIGHT - box["y"]
             covered = below <= 0 and above <= 0 and box == previous and not locator.evaluate(ON_TOP)
             if below > 0 or above > 0 or covered:
-                # Under a header that stays put while the list scrolls (the sheet's totals): to the middle.
-                delta = below if below > 0 else -above if above > 0 else box["y"] + box["height"] / 2 - viewport["height"] / 2
-                page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+                # Under a header that stays put while the list scrolls (the sheet's totals, at "Sehr groß"
+                # more than half the screen): down to the list's foot, where nothing is drawn over it.
+                foot = box["y"] + box["height"] - (viewport["height"] - LIST_FOOT)
+                delta = below if below > 0 else -above if above > 0 else foot if abs(foot) >= 1 else -viewport["height"] / 4
+                page.mouse.move(*over_the_list(viewport))
                 page.mouse.wheel(0, delta)
                 next_frame(page)
                 previous, scrolled_from = None, box
@@ -339,6 +341,18 @@ def stand_still(page, locator, what: str, timeout: float) -> None:  # type: igno
 
 SCREEN_MARGIN = 16
 """How far from the screen's lower edge a control to be tapped must end."""
+
+LIST_FOOT = 120
+"""How far above the screen's lower edge the wheel is turned (``over_the_list``)."""
+
+
+def over_the_list(viewport: dict[str, int]) -> tuple[float, float]:
+    """Where a finger scrolls the screen's list: low on the screen, mid-width. Not the middle: at
+    "Sehr groß" on a narrow phone the sheet's fixed header (which stays put while the list scrolls under
+    it) reaches below the middle, and a wheel turned over it scrolls nothing, so a wait for a control
+    to come into view would wait out its patience."""
+    return viewport["width"] / 2, viewport["height"] - LIST_FOOT
+
 
 APPBAR_HEIGHT = 64
 """Where the list under the app bar begins: a control above it is under the bar, not tappable."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser import next_frame
+from .browser import next_frame, over_the_list
 
 MIN_TARGET = 48
 ONE_LINE = 34
@@ -133,10 +133,7 @@ def settled(page: Any) -> str:
 def problems_down_the_screen(page: Any, limit: int = 40) -> list[str]:
     """``problems`` of the whole screen: from its top, looked at, scrolled down by ``STEP`` with the mouse wheel as a
     finger scrolls, looked at again, until the list moves no more; then scrolled back to the top."""
-    viewport = page.viewport_size
-    # over the scrolling list, low on the screen: at "Sehr groß" on 360 px the sheet's fixed header
-    # reaches below the middle, and a wheel there scrolls nothing (the panel stayed where a tap left it)
-    page.mouse.move(viewport["width"] / 2, viewport["height"] - EDGE - 40)
+    page.mouse.move(*over_the_list(page.viewport_size))  # not over the sheet's fixed header
     found: list[str] = []
     page.mouse.wheel(0, -STEP * limit)  # from the top, wherever the last tap left the list
     where = settled(page)

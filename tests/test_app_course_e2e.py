@@ -193,7 +193,7 @@ def test_statistics_screen_with_filters(browser, tmp_path: Path) -> None:  # typ
         taps.tap("button", "Regelwerk: Alle Regelwerke")
         wait_for_text(page, "4 Blätter · 11 Teilnehmer")
         taps.type("von (TT.MM.JJJJ)", "22.13.2026")
-        wait_for_text(page, "„von“: bitte als TT.MM.JJJJ eingeben")
+        wait_for_text(page, "„von“: bitte als TT.MM.JJJJ, z. B. 21.11.2026")
         assert "4 Blätter · 11 Teilnehmer" in body_text(page)  # nothing changed
         taps.type("von (TT.MM.JJJJ)", "22.11.2026")
         text = wait_for_text(page, "2 Blätter · 7 Teilnehmer")

@@ -6,10 +6,8 @@ data directory finds it all again.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +19,12 @@ from storage import SheetStore
 from .browser import (
     Taps,
     body_text,
-    enable_semantics,
     next_frame,
     open_page,
+    over_the_list,
     patient,
     record_taps,
     require_chromium,
-    running_app,
     screenshot,
     scroll_to,
     sheet_files,
@@ -38,9 +35,9 @@ from .browser import (
     wait_for_locator,
     wait_for_text,
     wait_until,
-    with_editing_probe,
 )
-from .layout_checks import problems_down_the_screen, settled
+from .layout_checks import settled
+from .walks import HEADER_TOO_TALL, App, Looks, new_sheet_at, numbers_on_top, sheet_of
 
 pytestmark = pytest.mark.browser
 
@@ -93,31 +90,13 @@ BUMMERL: list[tuple[list[str], dict[str, Any]]] = [
 ]
 
 
-class App:
-    """The app process on one data directory; ``restart`` stops it and starts a new one."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self.stack = ExitStack()
-        self.url = ""
-
-    def start(self) -> None:
-        env = {"TISCHBLOCK_DATA_DIR": str(self.data_dir), "TISCHBLOCK_DEVICE": DEVICE}
-        self.url = self.stack.enter_context(running_app(env=env))
-
-    def restart(self) -> None:
-        self.stack.close()
-        self.stack = ExitStack()
-        self.start()
-
-
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     require_chromium()
-    running = App(tmp_path_factory.mktemp("schnapsen-store"))
+    running = App(tmp_path_factory.mktemp("schnapsen-store"), env={"TISCHBLOCK_DEVICE": DEVICE})
     running.start()
     yield running
-    running.stack.close()
+    running.stop()
 
 
 def stored(data_dir: Path, title: str) -> Sheet:
@@ -141,7 +120,7 @@ def reach(page: Any, name: str, role: str = "button") -> None:
         box = button.bounding_box()
         if box is None or (box["y"] + box["height"] <= height - 40 and button.evaluate(ON_TOP)):
             break
-        page.mouse.move(page.viewport_size["width"] / 2, height * 0.7)
+        page.mouse.move(*over_the_list(page.viewport_size))
         page.mouse.wheel(0, max(-300, min(300, box["y"] - height * 0.6)))
         settled(page)
     stand_still(page, button, name, patient())
@@ -420,6 +399,22 @@ def test_a_new_app_process_finds_both_sheets_again(app: App, browser: Any) -> No
     assert sheet_files(app.data_dir) == files
 
 
+def sign_looking(page: Any, look: Looks, app: App, names: tuple[str, ...], signer: str, result: str) -> Sheet:
+    """Close and sign the sheet of ``names`` as ``signer``, looking at the close and at the ``result``;
+    the stored sheet ends with the close, and the numbers on top are the Bummerl lost and won, named."""
+    click(page, "Abschließen")
+    reach(page, "Unterschrift (Name)", role="textbox")
+    type_into(page, "Unterschrift (Name)", signer)
+    look("abschließen")
+    click(page, "Abschließen und unterschreiben")
+    wait_for_text(page, result, 15_000)
+    look("Ergebnis")
+    sheet = sheet_of(app.data_dir, names)
+    assert sheet.entries[-1].kind == "close" and sheet.entries[-1].data["signed_by"] == signer
+    assert numbers_on_top(page, sheet) == ("Bummerl verloren", "Bummerl gewonnen")
+    return sheet
+
+
 SMALL = ("Maximilian Oberhuber", "Gerti Stadler", "Hansjörg Pichler")
 """The Talonschnapsen players of the walk at 360 px and "Sehr groß", with long names."""
 
@@ -428,22 +423,7 @@ def test_a_talonschnapsen_bummerl_at_360_px_and_sehr_gross(app: App, browser: An
     """Issue 22: the same Bummerl as a new user walks it on a narrow phone at the largest text size;
     every panel state it passes (each game, its announcer, its Spritze) has nothing cut off, overlapping
     or under 48 px, and at the end the numbers on top are the ones that count, with their names."""
-    settings = app.data_dir / "einstellungen.json"
-    settings.write_text(json.dumps({"text_size": "sehr-gross"}), encoding="utf-8")
-    page = with_editing_probe(browser.new_page(viewport={"width": 360, "height": 915}))
-    found: dict[str, list[str]] = {}
-
-    def look(state: str) -> None:
-        wrong = problems_down_the_screen(page)
-        if wrong:
-            found[state] = wrong
-
-    try:
-        page.goto(app.url)
-        enable_semantics(page)
-        taps = Taps(page)
-        taps.tap("button", "Neues Blatt", timeout=30_000)
-        taps.tap("radio", "Talonschnapsen")
+    with new_sheet_at(browser, app, 360, "sehr-gross", "Talonschnapsen") as (page, look, taps):
         for seat, name in enumerate(SMALL, start=1):
             taps.type(f"Spieler {seat} (Platz {seat}): Name", name)
         bummerl = "Bummerl pro Blatt (Turnier); 0: ohne Ende"
@@ -469,29 +449,79 @@ def test_a_talonschnapsen_bummerl_at_360_px_and_sehr_gross(app: App, browser: An
         wait_for_text(page, "Blatt beendet nach 1 Bummerl", 10_000)
         look("beendet")
 
-        click(page, "Abschließen")
-        reach(page, "Unterschrift (Name)", role="textbox")
-        type_into(page, "Unterschrift (Name)", "Gerti Stadler")
-        look("abschließen")
-        click(page, "Abschließen und unterschreiben")
-        wait_for_text(page, "Bummerl 1: 3:18:24; verloren: Maximilian Oberhuber Bummerl (1)", 15_000)
-        look("Ergebnis")
-        screenshot(page, "talonschnapsen-ergebnis-360-sehr-gross.png")
-        text = body_text(page)
-        store = SheetStore(app.data_dir)
-        sheet = next(
-            s
-            for s in (store.open(n.removesuffix(".json")) for n in sheet_files(app.data_dir))
-            if [p.name for p in s.participants] == list(SMALL)
+        sheet = sign_looking(
+            page, look, app, SMALL, "Gerti Stadler", "Bummerl 1: 3:18:24; verloren: Maximilian Oberhuber Bummerl (1)"
         )
-        assert sheet.entries[-1].kind == "close"
+        screenshot(page, "talonschnapsen-ergebnis-360-sehr-gross.png")
         ruleset = find_ruleset("talonschnapsen")
         headline = ruleset.headline(sheet, ruleset.score(sheet))
-        assert [f.label for f in headline.figures] == ["Bummerl verloren", "Bummerl gewonnen"]
-        for figure in headline.figures:  # the numbers on top, each with its name
-            assert figure.label in text, (figure.label, text)
         assert dict(headline.main.values) == {"Maximilian Oberhuber": "1", "Gerti Stadler": "0", "Hansjörg Pichler": "0"}
-    finally:
-        settings.unlink(missing_ok=True)
-        page.close()
-    assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+
+
+EVENING_TEAMS = ("Die Innviertler Kartenrunde", "Schnapsbrüder vom Hausruck")
+"""The teams of the Bauernschnapsen evening at 360 px and "Sehr groß" (the members as in ``EVENING``)."""
+SEEN = {
+    1: "normal game: won, the losers' Augen",
+    3: "Schnapser",
+    4: "Bettler: announcer, lost",
+    6: "Kontraschnapser: announcer, Herzrunde",
+    8: "Gang: announcer, gespritzt",
+}
+"""The games of ``EVENING`` whose every panel state the walk at 360 px looks at: one of each kind."""
+
+
+@HEADER_TOO_TALL
+def test_a_bauernschnapsen_evening_at_360_px_and_sehr_gross(app: App, browser: Any) -> None:
+    """Issue 22: the evening of two Bummerl as a new user walks it on a narrow phone at the largest text
+    size: every panel state it passes (each kind of game, its announcer, the Herzrunde and the Spritze,
+    a refusal, the Streichung, a correction and its refusal, the close) has nothing cut off, overlapping
+    or under 48 px; during play and at the end the numbers on top are the ones that count, named."""
+    with new_sheet_at(browser, app, 360, "sehr-gross", "Bauernschnapsen") as (page, look, taps):
+        for number, team in enumerate(EVENING_TEAMS, start=1):
+            taps.type(f"Mannschaft {number}: Name", team)
+            for seat, member in enumerate(MEMBERS[(A, B)[number - 1]], start=1):
+                taps.type(f"Mannschaft {number}, Spieler {seat}", member)
+        house_rules(page, page.get_by_role("switch", name=re.compile("^Herzrunde"))).click()
+        look("neues Blatt")
+        taps.tap("button", "Blatt anlegen")
+        wait_for_text(page, "Bummerl 1, Stand 0:0", 15_000)
+        look("leeres Blatt")
+        click(page, "Eintragen")
+        wait_for_text(page, "Bitte noch antippen: gewonnen oder verloren, die Augen der Verlierer", 10_000)
+        look("unvollständig")
+        for number, (buttons, _) in enumerate(EVENING, start=1):
+            for name in buttons:
+                tap(taps, page, name)
+                if number in SEEN:
+                    look(f"{number}. Spiel ({SEEN[number]}): {name}")
+            tap(taps, page, "Eintragen")
+            settle(page, f"{number}. Spiel eingetragen")
+            if number == 3:
+                labels = numbers_on_top(page, sheet_of(app.data_dir, EVENING_TEAMS))
+                assert labels == ("Stand im Bummerl 1", "Bummerl verloren"), labels
+        labels = numbers_on_top(page, sheet_of(app.data_dir, EVENING_TEAMS))
+        assert labels == ("Stand im Bummerl 3", "Bummerl verloren"), labels
+
+        play(taps, page, ["Gewonnen", "Verlierer ab 33 Augen: 1"], 11)
+        click(page, "Letztes Spiel zurücknehmen")
+        settle(page, "11. Spiel zurückgenommen")
+        look("Streichung")
+
+        correct(page, taps, 3, "Rufer verwechselt")
+        look("Korrektur")
+        click(page, "Weitere … (anderer Rufer)")
+        settle(page, "Wer hat Trumpf gerufen?")
+        click(page, "Rufer war Resi Gruber")
+        look("Korrektur: anderer Rufer")
+        click(page, "Korrektur eintragen")
+        wait_for_text(page, "Schnapser kann nur der Rufer ansagen (Gusti Wimmer), nicht Hansi Wimmer", 10_000)
+        look("Korrektur abgelehnt")
+        click(page, "Abbrechen")
+        correct(page, taps, 2, "Augen falsch angetippt")
+        click(page, "Verlierer ab 33 Augen: 1")
+        click(page, "Korrektur eintragen")
+        settle(page, "2. Spiel korrigiert")
+        look("korrigiert")
+
+        result = "Bummerl verloren: Die Innviertler Kartenrunde 2, Schnapsbrüder vom Hausruck 1"
+        sign_looking(page, look, app, EVENING_TEAMS, "Resi Gruber", result)

@@ -51,7 +51,7 @@ def test_bad_date_is_named_and_changes_nothing(tmp_path: Path) -> None:
     state.load()
     before = state.result
     state.set_since("32.11.2026")
-    assert state.errors == {"von": "„von“: bitte als TT.MM.JJJJ eingeben, z. B. 21.11.2026"}
+    assert state.errors == {"von": "„von“: bitte als TT.MM.JJJJ, z. B. 21.11.2026"}
     assert state.result is before
     state.set_since("22.11.2026")
     state.set_until("21.11.2026")

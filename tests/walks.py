@@ -1,0 +1,142 @@
+"""What the walks of a whole sheet share (issue 22): the app process of a module, a page at a width and
+text size, what the layout check found at each state a walk passes, and the numbers on top with their names."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring import Sheet, find_ruleset
+from storage import SheetStore
+
+from .browser import Taps, body_text, enable_semantics, running_app, sheet_files, wait_until, with_editing_probe
+from .layout_checks import problems_down_the_screen
+
+
+class App:
+    """The app process of a module on one data directory; ``restart`` stops it and starts a new one."""
+
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
+        self.data_dir = data_dir
+        self.env = {"TISCHBLOCK_DATA_DIR": str(data_dir), **(env or {})}
+        self.stack = ExitStack()
+        self.url = ""
+
+    def start(self) -> None:
+        self.url = self.stack.enter_context(running_app(env=self.env))
+
+    def restart(self) -> None:
+        self.stack.close()
+        self.stack = ExitStack()
+        self.start()
+
+    def stop(self) -> None:
+        self.stack.close()
+
+
+@contextmanager
+def page_at(browser: Any, app: App, width: int, text_size: str) -> Iterator[Any]:
+    """A page of ``app`` ``width`` px wide (915 high, as the phone) at the text size ``text_size`` (the
+    settings file the page's window reads when it opens); the settings file goes again at the end."""
+    settings = app.data_dir / "einstellungen.json"
+    settings.write_text(json.dumps({"text_size": text_size}), encoding="utf-8")
+    page = with_editing_probe(browser.new_page(viewport={"width": width, "height": 915}))
+    try:
+        page.goto(app.url)
+        enable_semantics(page)
+        yield page
+    finally:
+        settings.unlink(missing_ok=True)
+        page.close()
+
+
+@contextmanager
+def new_sheet_at(browser: Any, app: App, width: int, text_size: str, ruleset: str) -> Iterator[tuple[Any, Looks, Taps]]:
+    """A page as ``page_at``, on the new-sheet form of ``ruleset`` (its title, as the form's choice
+    says it); with the layout looks of the walk and its taps. What the looks found fails the walk at its end."""
+    with page_at(browser, app, width, text_size) as page:
+        look, taps = Looks(page), Taps(page)
+        taps.tap("button", "Neues Blatt", timeout=30_000)
+        taps.tap("radio", ruleset)
+        yield page, look, taps
+    look.assert_none()
+
+
+class Looks:
+    """What the layout check (``problems_down_the_screen``) found at each state a walk passed, by state."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.found: dict[str, list[str]] = {}
+
+    def __call__(self, state: str) -> None:
+        wrong = problems_down_the_screen(self.page)
+        if wrong:
+            self.found[state] = wrong
+
+    def assert_none(self) -> None:
+        if self.found:
+            raise LayoutProblems(json.dumps(self.found, ensure_ascii=False, indent=1))
+
+
+class LayoutProblems(AssertionError):
+    """What the layout check found on a walk, by state (a failure of its own, told apart from a wait's)."""
+
+
+def sheet_of(data_dir: Path, names: tuple[str, ...] | list[str]) -> Sheet:
+    """The stored sheet whose participants are ``names``, in seat order."""
+    store = SheetStore(data_dir)
+    for file in sheet_files(data_dir):
+        sheet = store.open(file.removesuffix(".json"))
+        if [p.name for p in sheet.participants] == list(names):
+            return sheet
+    raise AssertionError(f"no sheet of {names} in {data_dir}")
+
+
+def numbers_on_top(page: Any, sheet: Sheet) -> tuple[str, ...]:
+    """Wait until the page shows the numbers on top the ruleset gives for ``sheet`` as stored
+    (``Ruleset.headline``): each figure's name, and after it its participants' numbers and names, each
+    in seat order (the semantics tree reads a row of numbers above a row of names as the numbers, then
+    the names; a scoreboard as name, number, name, number); return the figures' names."""
+    ruleset = find_ruleset(sheet.ruleset.id)
+    headline = ruleset.headline(sheet, ruleset.score(sheet))
+
+    def shown() -> bool:
+        text = body_text(page)
+        return all(
+            (start := text.find(f.label)) >= 0
+            and _in_order(text, start, [value for _, value in f.values])
+            and _in_order(text, start, [name for name, _ in f.values])
+            for f in headline.figures
+        )
+
+    wait_until(page, shown, f"the numbers on top {headline.figures}")
+    return tuple(f.label for f in headline.figures)
+
+
+def _in_order(text: str, start: int, items: list[str]) -> bool:
+    """Whether ``items`` stand in ``text`` one after the other from ``start`` on."""
+    at = start
+    for item in items:
+        at = text.find(item, at)
+        if at < 0:
+            return False
+        at += len(item)
+    return True
+
+
+HEADER_TOO_TALL = pytest.mark.xfail(
+    raises=LayoutProblems,
+    strict=True,
+    reason="at 'Sehr groß' on 360 px the sheet's fixed header takes about 540 of 915 px with four players "
+    "(issue 22, branch issue-22e makes it compact): a control under it is measured as the part of it still "
+    "seen (40 px high) and a text cut by it as cut off",
+)
+"""Open (2026-11-26): the walks' other findings were fixed in the panels; what they still find (controls
+40 px high right under the header, long panel and line texts "cut off") looks like the header's doing, but
+is not proven to be all of it: with the compact header the mark must go (``strict``), and what is left fixed."""
