@@ -495,7 +495,7 @@ def test_a_bauernschnapsen_evening_at_360_px_and_sehr_gross(app: App, browser: A
                 if number in SEEN:
                     look(f"{number}. Spiel ({SEEN[number]}): {name}")
             tap(taps, page, "Eintragen")
-            settle(page, f"{number}. Spiel eingetragen")
+            settle(page, f"{number}. Spiel eingetragen", line=True)
             if number == 3:
                 labels = numbers_on_top(page, sheet_of(app.data_dir, EVENING_TEAMS))
                 assert labels == ("Stand im Bummerl 1", "Bummerl verloren"), labels
@@ -504,7 +504,7 @@ def test_a_bauernschnapsen_evening_at_360_px_and_sehr_gross(app: App, browser: A
 
         play(taps, page, ["Gewonnen", "Verlierer ab 33 Augen: 1"], 11)
         click(page, "Letztes Spiel zurücknehmen")
-        settle(page, "11. Spiel zurückgenommen")
+        settle(page, "11. Spiel zurückgenommen", line=True)
         look("Streichung")
 
         correct(page, taps, 3, "Rufer verwechselt")
@@ -520,7 +520,7 @@ def test_a_bauernschnapsen_evening_at_360_px_and_sehr_gross(app: App, browser: A
         correct(page, taps, 2, "Augen falsch angetippt")
         click(page, "Verlierer ab 33 Augen: 1")
         click(page, "Korrektur eintragen")
-        settle(page, "2. Spiel korrigiert")
+        settle(page, "2. Spiel korrigiert", line=True)
         look("korrigiert")
 
         result = "Bummerl verloren: Die Innviertler Kartenrunde 2, Schnapsbrüder vom Hausruck 1"
