@@ -269,7 +269,7 @@ def _type_into(page, label: str, text: str, timeout: float) -> None:  # type: ig
     field.wait_for(timeout=timeout)
     for _ in range(3):
         stand_still(page, field, label, timeout)
-        field.click(force=True)  # stand_still waited for it to be on the screen, still and on top
+        field.click()
         if not page.evaluate(EDITING_WITHIN_FRAMES, [label, 30]):
             continue  # the tap did not open the field (it was redrawn under the finger): tap again
         field.fill(text)
@@ -400,9 +400,7 @@ class Taps:
         try:
             locator.first.wait_for(timeout=patient(timeout))
             stand_still(self.page, locator.first, name, patient(timeout))
-            # stand_still has waited for what Playwright's own checks wait for (on the screen, still, on
-            # top); they would wait two more frames a tap.
-            locator.first.click(timeout=patient(timeout), force=True)
+            locator.first.click(timeout=patient(timeout))
         except PlaywrightError as error:
             raise waited(self.page, f"no {role} named {name!r} to tap", error) from None
         self.count += 1

@@ -186,7 +186,7 @@ def click(page, name: str, *, changes: bool = False) -> None:  # type: ignore[no
     before = summary(page) if changes else None
     button = page.get_by_role("button", name=name, exact=True).first
     stand_still(page, button, name, patient())
-    button.click(force=True)  # stand_still waited for it to be on the screen, still and on top
+    button.click()
     settle(page, before, name)
 
 

@@ -36,9 +36,11 @@ from .browser import (
     wait_for_line,
     wait_for_text,
 )
-from .walks import HEADER_TOO_TALL, App, new_sheet_at, numbers_on_top, sheet_of
+from .walks import HEADER_TOO_TALL, App, house_rules, new_sheet_at, numbers_on_top, sheet_of
 
 pytestmark = pytest.mark.browser
+
+SERIE_FIELD = "Spiele pro Serie (ein Tisch, vier Spieler)"
 
 PLAYERS = [("Anna Brandl", 17), ("Bernd Kiermaier", 4), ("Carla Huber", 23), ("Dieter Obermeier", 9)]
 NAME = {f"p{i + 1}": name for i, (name, _) in enumerate(PLAYERS)}
@@ -194,8 +196,8 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, app: App) -> None
     typed(taps, "Tisch", "7")
     settle(page.get_by_role(B, name=re.compile("^Hausregeln")).first)
     taps.tap(B, re.compile("^Hausregeln"), exact=False)  # type: ignore[arg-type]
-    settle(page.get_by_role("textbox", name="Spiele pro Serie (ein Tisch, vier Spieler)", exact=True).first)
-    typed(taps, "Spiele pro Serie (ein Tisch, vier Spieler)", str(SPIELE))
+    settle(page.get_by_role("textbox", name=SERIE_FIELD, exact=True).first)
+    typed(taps, SERIE_FIELD, str(SPIELE))
     tap(taps, B, "Blatt anlegen")
     wait_for_text(page, f"Spiel 1 von {SPIELE}, noch {SPIELE} offen", 15_000)
     assert "Es gibt: Anna Brandl" in body_text(page)  # seat 1 deals the first game (erster_geber)
@@ -333,6 +335,9 @@ def test_a_serie_of_32_games_at_360_px_and_sehr_gross(browser, app: App) -> None
             typed(taps, f"Spieler {i} (Platz {i}): Startnr.", str(40 + i))
         wait_for_text(page, keeper + "\n", 10_000)
         tap(taps, "radio", keeper)
+        # The form offers the last sheet's house rules again (another test's 8 games): 32, said here.
+        house_rules(page, page.get_by_role("textbox", name=SERIE_FIELD, exact=True))
+        typed(taps, SERIE_FIELD, "32")
         look("neues Blatt")
         tap(taps, B, "Blatt anlegen")
         wait_for_text(page, "Spiel 1 von 32, noch 32 offen", 15_000)

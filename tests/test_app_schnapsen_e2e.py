@@ -30,14 +30,12 @@ from .browser import (
     sheet_files,
     stand_still,
     type_into,
-    wait_for_control,
     wait_for_line,
-    wait_for_locator,
     wait_for_text,
     wait_until,
 )
 from .layout_checks import settled
-from .walks import HEADER_TOO_TALL, App, Looks, new_sheet_at, numbers_on_top, sheet_of
+from .walks import HEADER_TOO_TALL, App, Looks, house_rules, new_sheet_at, numbers_on_top, sheet_of, switch_on
 
 pytestmark = pytest.mark.browser
 
@@ -151,7 +149,7 @@ def click(page: Any, name: str) -> None:
     reach(page, name)
     button = page.get_by_role("button", name=name, exact=True).first
     stand_still(page, button, name, patient())
-    button.click(force=True)  # stand_still waited for it to be on the screen, still and on top
+    button.click()
 
 
 def play(taps: Taps, page: Any, buttons: list[str], number: int) -> int:
@@ -182,20 +180,6 @@ def correct(page: Any, taps: Taps, entry: int, reason: str) -> None:
     taps.type("Grund der Änderung", reason)
 
 
-def house_rules(page: Any, control: Any) -> Any:
-    """Open the form's "Hausregeln" (unless open) until ``control`` is there; return it.
-
-    The section's header says whether it is open (its description "Collapsed" or "Expanded"): it is
-    tapped only while shut, and then the test waits for it to open. Tapping again after a fixed pause
-    shut it again on a busy machine, where the first tap had not been drawn yet."""
-    header = page.get_by_role("button", name=re.compile("^Hausregeln")).first
-    wait_for_control(page, "button", re.compile("^Hausregeln"))
-    if not control.count() and header.get_attribute("aria-description") != "Expanded":
-        header.click()
-        wait_until(page, lambda: header.get_attribute("aria-description") == "Expanded", "the Hausregeln opened")
-    return wait_for_locator(page, control, "the house rule's control")
-
-
 def sign(page: Any, data_dir: Path, ruleset: str, name: str) -> Sheet:
     """Close and sign; the stored sheet ends with the signed close."""
     click(page, "Abschließen")
@@ -224,7 +208,7 @@ def test_a_bauernschnapsen_evening_of_two_bummerl(app: App, browser: Any) -> Non
             taps.type(f"Mannschaft {number}, Spieler {seat}", member)
     taps.type("Runde", "1")
     taps.type("Tisch", "2")
-    house_rules(page, page.get_by_role("switch", name=re.compile("^Herzrunde"))).click()
+    switch_on(page, re.compile("^Herzrunde"))
     taps.tap("button", "Blatt anlegen")
     wait_for_text(page, "Bummerl 1, Stand 0:0", 15_000)
     text = body_text(page)
@@ -481,7 +465,7 @@ def test_a_bauernschnapsen_evening_at_360_px_and_sehr_gross(app: App, browser: A
             taps.type(f"Mannschaft {number}: Name", team)
             for seat, member in enumerate(MEMBERS[(A, B)[number - 1]], start=1):
                 taps.type(f"Mannschaft {number}, Spieler {seat}", member)
-        house_rules(page, page.get_by_role("switch", name=re.compile("^Herzrunde"))).click()
+        switch_on(page, re.compile("^Herzrunde"))
         look("neues Blatt")
         taps.tap("button", "Blatt anlegen")
         wait_for_text(page, "Bummerl 1, Stand 0:0", 15_000)
