@@ -311,7 +311,8 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
             log.warning("Abgelehnt (%s, %s, Revision %d): %s", where, writer, revision, error)
             raise HostError(422, str(error)) from None
         canonical = sheet.to_json().encode("utf-8")
-        state.scored.put(body_sha256(canonical), sheet, score)
+        sha = body_sha256(canonical)
+        state.scored.put(sha, sheet, score)
         games = sum(1 for line in score.lines if line.kind != "close")
         try:
             result = store.store_revision(
@@ -319,7 +320,7 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                     sheet_id=sheet.id,
                     revision=revision,
                     body=canonical,
-                    body_sha256=body_sha256(canonical),
+                    body_sha256=sha,
                     tournament_id=device.tournament_id,
                     round_label=sheet.context.round_label,
                     round=sheet.context.round,

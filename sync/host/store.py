@@ -435,7 +435,11 @@ class HostStore:
         if claimers:
             found = conn.execute(
                 _CLAIMS_AT,
-                {"ts": sorted({key[0] for key in claimers}), "ns": sorted({key[3] for key in claimers})},
+                {
+                    "ts": sorted({key[0] for key in claimers}),
+                    "rs": sorted({key[2] for key in claimers}),
+                    "ns": sorted({key[3] for key in claimers}),
+                },
             )
             held = {(r.tournament_id, r.round_label, r.round, r.table_no, r.side): r.device_id for r in found}
         received = utcnow()
@@ -789,8 +793,9 @@ _SHEETS_THERE = select(
     revisions.c.sheet_id.in_(bindparam("ids", expanding=True))
 )
 _INSERT_REVISION = insert(revisions)
-_CLAIMS_AT = select(table_claims).where(
+_CLAIMS_AT = select(table_claims).where(  # the batch's rounds only: every earlier round's claims were read too
     table_claims.c.tournament_id.in_(bindparam("ts", expanding=True))
+    & table_claims.c.round.in_(bindparam("rs", expanding=True))
     & table_claims.c.table_no.in_(bindparam("ns", expanding=True))
 )
 _INSERT_CLAIM = insert(table_claims)
