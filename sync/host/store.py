@@ -26,7 +26,7 @@ import json
 import queue
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
@@ -903,7 +903,7 @@ class _OwnTables:
                 self._decided[tournament_id] = tables
             return key in tables
 
-    def remember(self, results: list[StoreResult], decided: list[DecisionRecord] | tuple[()] = ()) -> None:
+    def remember(self, results: Sequence[StoreResult], decided: Sequence[DecisionRecord] = ()) -> None:
         """After a commit: its newly stored revisions and its decisions."""
         with self._lock:
             for result in results:
