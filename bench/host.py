@@ -350,12 +350,12 @@ PHASES = (
     # (phase, a frame that puts a sample there); the first that a sample's stack holds wins
     ("commit: the writer thread's SQL and fsync", "_GroupCommit._run ("),
     ("log line per sheet", "Logger.info ("),
-    ("comparison with the table's other sheet (SQL + tally)", "Desk.comparison ("),
+    ("comparison with the table's other sheet (its latest revision, tallies)", "Desk.comparison ("),
     ("ruleset check (score the sheet)", "Ruleset.score ("),
     ("parse the body (JSON, pydantic, input limits)", "json_body ("),
     ("canonical JSON of the sheet (the stored body)", "Sheet.to_json ("),
     ("tally kept for the comparison", "ScoredSheets.put ("),
-    ("Turnierleitung's decision on the table (SQL)", "Desk.locked ("),
+    ("Turnierleitung's decision on the table", "Desk.locked ("),
     ("wait for the group commit (queue, event)", "_GroupCommit.submit ("),
     ("answer (SubmitResponse, JSON)", "install_phone_routes.<locals>.answer ("),
     ("response: serialize and send", "RequestResponseCycle.send ("),
@@ -363,6 +363,7 @@ PHASES = (
     ("device token lookup", "device_required"),
     ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "uvicorn/"),
     ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "anyio/"),
+    ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "concurrent/futures/"),
 )
 
 

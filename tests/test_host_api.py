@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from sync.protocol import TOKEN_HEADER, JoinLine, SubmitResponse, TableState, revision_path
 
@@ -45,6 +48,19 @@ def test_a_revision_is_stored_once_and_a_resend_says_already_stored(host: Runnin
     assert older.status_code == 201  # an older revision is fine to send, stored once like any
     latest = host.organizer(f"/sheets/{sheet.id}")
     assert latest.headers["X-Tischblock-Revision"] == "5"
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: nothing to keep together")
+def test_every_thread_of_the_host_runs_on_one_core(host: RunningHost) -> None:
+    """Issue 24 (``sync.host.run.one_core``): the event loop, the group commit's writer and the
+    sheets' worker threads hand the interpreter lock to each other on one core."""
+    token = host.join(table=24)["device_token"]  # a table of its own: the module's host is shared
+    assert host.put(watten_sheet(TOURNAMENT, 24, 4), token).status_code == 201  # the worker threads run
+    assert host.process is not None
+    tasks = list(Path(f"/proc/{host.process.pid}/task").iterdir())
+    cores = {os.sched_getaffinity(int(task.name)) == os.sched_getaffinity(host.process.pid) for task in tasks}
+    assert len(tasks) > 2 and cores == {True}
+    assert len(os.sched_getaffinity(host.process.pid)) == 1
 
 
 def test_another_body_for_a_stored_revision_is_a_conflict_kept_aside(host: RunningHost) -> None:

@@ -8,13 +8,14 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from sync.host.records import NewRevision
+from sync.host.records import DecisionRecord, NewRevision
 from sync.host.schema import MIGRATIONS
 from sync.host.store import HostStore
 
@@ -102,6 +103,47 @@ def test_latest_per_sheet_of_one_table(store: HostStore) -> None:
     table = store.latest_per_sheet("kathrein-2026", round_label="Durchgang", round=1, table=4)
     assert {(r.sheet_id, r.revision) for r in table} == {(a, 2), (b, 1)}
     assert len(store.latest_per_sheet("kathrein-2026")) == 3
+
+
+def test_what_every_sheet_asks_of_its_table_comes_from_memory_as_the_database_says_it(store: HostStore, store_url: str) -> None:
+    """Issue 24: for a tournament it writes, the host answers a table's latest sheets and whether the
+    Turnierleitung decided on it from memory (``_OwnTables``). A second store on the same database,
+    which does not know it owns the tournament, asks the database: both must always agree, whether a
+    revision came before the first question (the load) or after it (each commit adds it)."""
+    reference = HostStore(store_url)
+    try:
+        assert not reference.owns_known("kathrein-2026") and store.owns_known("kathrein-2026")
+        a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+
+        def agree() -> None:
+            for table in (4, 5, 6):
+                for label in ("Durchgang", "Runde"):
+                    key = {"round_label": label, "round": 1, "table": table}
+                    mine = store.latest_per_sheet("kathrein-2026", **key)  # type: ignore[arg-type]
+                    assert mine == reference.latest_per_sheet("kathrein-2026", **key)  # type: ignore[arg-type]
+                assert store.has_decision("kathrein-2026", 1, table) == reference.has_decision("kathrein-2026", 1, table)
+
+        store.store_revision(revision(a, 1))  # before the first question: found by the load
+        agree()
+        with ThreadPoolExecutor(4) as pool:  # after it: added by the group commit's batches
+            list(
+                pool.map(store.store_revision, [revision(a, 3, b"[3]"), revision(b, 1, written_by="B"), revision(c, 2, table=5)])
+            )
+        store.store_revision(revision(a, 2, b"[2]"))  # an older revision arriving late leaves the latest
+        store.store_revision(revision(b, 1, b"[other]", written_by="B"))  # a conflict is not a revision
+        agree()
+        assert {
+            (r.sheet_id, r.revision) for r in store.latest_per_sheet("kathrein-2026", round_label="Durchgang", round=1, table=4)
+        } == {
+            (a, 3),
+            (b, 1),
+        }
+        decision = DecisionRecord(0, "kathrein-2026", 1, 5, "entscheidung", c, 2, "Turnierleitung", "Test", "", datetime.now(UTC))
+        store.add_decision(decision)
+        agree()
+        assert store.has_decision("kathrein-2026", 1, 5) and not store.has_decision("kathrein-2026", 1, 4)
+    finally:
+        reference.close()
 
 
 def test_concurrent_submissions_of_one_revision_store_it_once(store: HostStore) -> None:

@@ -89,6 +89,8 @@ def json_body(model: type[M], body: bytes, content_type: str | None) -> M:
 def _is_json(content_type: str | None) -> bool:
     if not content_type:
         return False
+    if content_type == "application/json":  # what every phone sends: the parser's answer without it
+        return True
     message = email.message.Message()
     message["content-type"] = content_type
     subtype = message.get_content_subtype()

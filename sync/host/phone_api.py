@@ -16,12 +16,15 @@ No ``from __future__ import annotations`` here: FastAPI reads the routes' ``Anno
 at definition time, and the dependencies are local to ``install_phone_routes``.
 """
 
+import asyncio
+import functools
 import hmac
 import math
 import re
 import time
 import uuid
 from collections.abc import Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
@@ -70,12 +73,20 @@ class KnownDeviceSubmit:
     thread, without FastAPI's solving of the route's parameters and dependency per request, which
     was a tenth of the host's CPU per sheet (issue 24). Every other request is handed to the
     FastAPI route itself, so every refusal is the one it was; ``take_sheet``'s own refusals are
-    answered by the app's error handlers either way. Same work, same answers, less per request."""
+    answered by the app's error handlers either way. Same work, same answers, less per request.
+
+    The worker threads are a plain executor's (``loop.run_in_executor``): anyio's way to a thread
+    (a cancel scope, a capacity limiter, its own worker queue) cost more CPU per sheet than the
+    log line (issue 24). Each thread waits for the group commit holding its sheet, so there are
+    as many as there may be sheets in one batch (``_GroupCommit.MAX_BATCH``)."""
+
+    THREADS = 64
 
     def __init__(self, state: HostState, route: APIRoute, take: Callable[..., Response]) -> None:
         self.state = state
         self.route = route
         self.take = take
+        self.threads = ThreadPoolExecutor(self.THREADS, thread_name_prefix="tischblock-sheet")
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
         params = scope["path_params"]
@@ -92,9 +103,8 @@ class KnownDeviceSubmit:
             await self.route.handle({**scope, **child_scope, "route": self.route}, receive, send)
             return
         body = await request.body()
-        response = await run_in_threadpool(
-            self.take, uuid.UUID(sheet_id), int(revision), body, request.headers.get("content-type"), device
-        )
+        take = functools.partial(self.take, uuid.UUID(sheet_id), int(revision), body, request.headers.get("content-type"), device)
+        response = await asyncio.get_running_loop().run_in_executor(self.threads, take)
         await response(scope, receive, send)
 
 
@@ -301,7 +311,8 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
             log.warning("Abgelehnt (%s, %s, Revision %d): %s", where, writer, revision, error)
             raise HostError(422, str(error)) from None
         canonical = sheet.to_json().encode("utf-8")
-        state.scored.put(body_sha256(canonical), sheet, score)
+        sha = body_sha256(canonical)
+        state.scored.put(sha, sheet, score)
         games = sum(1 for line in score.lines if line.kind != "close")
         try:
             result = store.store_revision(
@@ -309,7 +320,7 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                     sheet_id=sheet.id,
                     revision=revision,
                     body=canonical,
-                    body_sha256=body_sha256(canonical),
+                    body_sha256=sha,
                     tournament_id=device.tournament_id,
                     round_label=sheet.context.round_label,
                     round=sheet.context.round,
