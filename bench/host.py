@@ -129,6 +129,10 @@ def bare_app(folder: Path) -> FastAPI:
 def serve_bare(sock_fd: int, folder: Path, cert: str | None, key: str | None) -> None:
     import uvicorn  # only in the bare endpoint's own process
 
+    if os.environ.get("BENCH_PIN_BARE"):  # --pin-bare: on one core, as the host keeps itself
+        from sync.host.run import one_core
+
+        one_core()
     config = uvicorn.Config(
         bare_app(folder),
         fd=sock_fd,
@@ -481,10 +485,17 @@ def main(argv: list[str] | None = None) -> int:
         "--profile", action="store_true", help="sample the host with py-spy while it takes the sheets (slows it down)"
     )
     parser.add_argument("--profile-out", help="with --profile: keep py-spy's raw stacks in this file")
+    parser.add_argument(
+        "--pin-bare",
+        action="store_true",
+        help="keep the bare endpoint on one core too, as the host keeps itself (one_core): the fairness check",
+    )
     parser.add_argument("--serve-bare", nargs=2, metavar=("FD", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--cert", help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.pin_bare:
+        os.environ["BENCH_PIN_BARE"] = "1"  # read by the bare endpoint's own process
     if args.serve_bare:
         serve_bare(int(args.serve_bare[0]), Path(args.serve_bare[1]), args.cert, args.key)
         return 0
