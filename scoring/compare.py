@@ -7,8 +7,10 @@ ruleset (corrections and voids resolved, so a game corrected on one sheet and wr
 first time on the other counts as the same game) and compares the points each game gave each
 participant.
 
-"Spiel k" is the k-th counting line of a sheet after corrections and voids, counted from 1
-(the close is not a game). Without corrections it is the entry's number on the sheet.
+``first_difference`` is the k-th counting line of a sheet after corrections and voids, counted
+from 1 (the close is not a game); the message names that line as the players count it on the sheet
+(``scoring.numbering``: "8. Spiel", "Strafe nach dem 7. Spiel"), as the phone's Tischliste does, never
+by its place in the log or among the lines.
 Participants are matched by their key across sheets (the Startnummer, else the name), so two
 phones that gave a team different ids still compare.
 """
@@ -22,6 +24,7 @@ from pydantic import Field
 
 from .engine import Score
 from .model import CLOSE, Frozen, Sheet
+from .numbering import numbering
 from .registry import find_ruleset
 
 
@@ -33,7 +36,8 @@ class Comparison(Frozen):
     games_compared: int = Field(ge=0)
     """Games compared one by one (the shorter sheet's count, or 0 if they cannot be compared)."""
     first_difference: int | None = Field(default=None, ge=1)
-    """The first game (from 1) where the sheets differ, or where one sheet has a game the other lacks."""
+    """The first counting line (from 1) where the sheets differ, or where one sheet has a line the other
+    lacks; ``message`` names it as the players count it ("8. Spiel")."""
     message: str
     """German, for the organizer: "Die Blätter stimmen überein (12 Spiele)" or where they differ."""
 
@@ -58,6 +62,11 @@ class Tally:
     """The participants' keys, sorted, each once: the order of every game's points."""
     games: tuple[tuple[int, ...], ...]
     """Per game (corrections and voids resolved, the close left out): the points of each of ``keys``."""
+    labels: tuple[str, ...]
+    """Per line of ``games``: what the sheet calls it as the players count ("8. Spiel", "Bscheißn nach
+    dem 6. Spiel"; ``numbering``)."""
+    numbers: tuple[int | None, ...]
+    """Per line of ``games``: its game number as the players count ("8. Spiel": 8), ``None`` for an event."""
     paper: bool
     """Typed at the desk from the paper's totals alone (a ``papier`` entry), not game by game."""
     totals: tuple[tuple[str, tuple[int, ...]], ...]
@@ -81,14 +90,18 @@ def tally(sheet: Sheet, score: Score) -> Tally:
     """The comparison's view of ``sheet`` scored as ``score`` (which must be its ruleset's ``score(sheet)``)."""
     key_of = {p.id: p.key for p in sheet.participants}
     keys = tuple(sorted(set(key_of.values())))
-    games = []
+    ruleset = find_ruleset(sheet.ruleset.id)
+    called = numbering(sheet.entries, ruleset.counted_kinds(sheet))
+    games, labels, numbers = [], [], []
     for line in score.lines:
         if line.kind != CLOSE:
             by_key = {key_of[pid]: value for pid, value in line.points.items()}
             games.append(tuple(by_key.get(key, 0) for key in keys))
+            named = called.get(line.entry)
+            labels.append(named.label if named is not None else f"Eintrag {line.entry}")
+            numbers.append(named.game if named is not None else None)
     who = sheet.context.written_by
     name = next((p.name for p in sheet.participants if who is not None and who in (p.id, str(p.seat))), who)
-    ruleset = find_ruleset(sheet.ruleset.id)
     totals = []
     for label, points in ruleset.paper_totals(sheet, score):
         by_key = {key_of[pid]: value for pid, value in points.items()}
@@ -100,6 +113,8 @@ def tally(sheet: Sheet, score: Score) -> Tally:
         participants=tuple((p.key, p.name) for p in sheet.participants),
         keys=keys,
         games=tuple(games),
+        labels=tuple(labels),
+        numbers=tuple(numbers),
         paper=ruleset.is_paper_totals(score),
         totals=tuple(totals),
     )
@@ -119,6 +134,26 @@ def _writer(sheet: Sheet, fallback: str | None) -> str | None:
 def _describe(points: Mapping[str, int], names: Mapping[str, str]) -> str:
     shown = [f"{names[key]} {value:+d}" for key, value in points.items() if value]
     return ", ".join(shown) if shown else "keine Punkte"
+
+
+def _at(side: Tally, index: int) -> str:
+    """ "beim 8. Spiel", "beim 3. Gehen", "bei Bscheißn nach dem 6. Spiel": line ``index`` (from 0) of ``side``."""
+    return f"{'beim' if side.numbers[index] is not None else 'bei'} {side.labels[index]}"
+
+
+def _where(a: Tally, b: Tally, index: int) -> str:
+    """Line ``index`` (from 0) as the players count it, on the sheet that has it; where both sheets have
+    it and call it differently (a game on one, a Bscheißn on the other), both names."""
+    if index >= len(a.labels):
+        return _at(b, index)
+    if index < len(b.labels) and b.labels[index] != a.labels[index]:
+        return f"{_at(a, index)} ({b.writer or 'zweites Blatt'}: {b.labels[index]})"
+    return _at(a, index)
+
+
+def _played(side: Tally, lines: int | None = None) -> int:
+    """The games (as the players count them, events left out) among the first ``lines`` lines."""
+    return sum(1 for number in side.numbers[:lines] if number is not None)
 
 
 def _count(n: int) -> str:
@@ -185,25 +220,24 @@ def compare_tallies(a: Tally, b: Tally) -> Comparison:
                 games_compared=compared,
                 first_difference=number,
                 message=(
-                    f"Unterschied bei Spiel {number}: {label_a}: {_describe(points_a, names)}; "
+                    f"Unterschied {_where(a, b, number - 1)}: {label_a}: {_describe(points_a, names)}; "
                     f"{label_b}: {_describe(points_b, names)}"
                 ),
             )
     if len(games_a) != len(games_b):
-        longer, shorter = (label_a, label_b) if len(games_a) > len(games_b) else (label_b, label_a)
-        if compared == 0:
+        (longer, long_side), (shorter, short_side) = sorted(((label_a, a), (label_b, b)), key=lambda s: -len(s[1].games))
+        played = _played(short_side)
+        if played == 0:
             same = "noch keines"
-        elif compared == 1:
+        elif played == 1:
             same = "1; das erste stimmt überein"
         else:
-            same = f"{compared}; die ersten {compared} stimmen überein"
+            same = f"{played}; die ersten {played} stimmen überein"
         return Comparison(
             agree=False,
             games_compared=compared,
             first_difference=compared + 1,
-            message=(
-                f"Unterschied bei Spiel {compared + 1}: {longer} hat {_count(max(len(games_a), len(games_b)))}, {shorter} {same}"
-            ),
+            message=f"Unterschied {_where(a, b, compared)}: {longer} hat {_count(_played(long_side))}, {shorter} {same}",
         )
     return Comparison(agree=True, games_compared=compared, message=f"Die Blätter stimmen überein ({_count(compared)})")
 

@@ -16,7 +16,8 @@ sheets, and nothing is counted twice in another way. How the figures are read:
   Tout), with how many he won. Doppelkopf: the solos a player played alone and won (a Hochzeit
   without partner counts as a solo, Regel 11).
 - Best and worst game: the line with the most and the fewest points for the participant (Doppelkopf
-  at a five-player table: among the games he played, i.e. with points other than 0).
+  at a five-player table: among the games he played, i.e. with points other than 0), named as the
+  players count the games on the sheet ("8. Spiel", ``scoring.numbering``), never by its log entry.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 from .doppelkopf_games import ist_solo
 from .engine import Line, RuleViolation, Score, effective_entries
 from .model import Participant, Sheet
-from .numbering import score_sheet
+from .numbering import Numbered, numbering, score_sheet
 from .registry import find_ruleset
 
 #: Line kinds that are games played (the rest are events: Strafe, Zeitlimit, Bscheißn, Schmeißen, close).
@@ -45,6 +46,9 @@ class GameRef:
     sheet: str
     """Sheet id."""
     entry: int
+    """The entry's number in the sheet's log."""
+    label: str
+    """The game as the players count it on the sheet ("8. Spiel", "3. Gehen"; ``numbering``)."""
     day: date
     ruleset: str
     text: str
@@ -172,6 +176,7 @@ def sheet_figures(dated: DatedSheet, score: Score) -> dict[str, Figures]:
     five = len(sheet.participants) > 4 and bool(players)
     history, bummerl = getattr(result, "history", None) or (), getattr(result, "bummerl", None)
     sheet_id = str(sheet.id)
+    called = numbering(sheet.entries, ruleset.counted_kinds(sheet))
     out = {}
     for p in sheet.participants:
         pid = p.id
@@ -201,8 +206,8 @@ def sheet_figures(dated: DatedSheet, score: Score) -> dict[str, Figures]:
             schneider=schneider,
             types=_schafkopf_types(mine, pid) if family == "schafkopf" else {},
             solos=_doppelkopf_solos(mine, pid) if family == "doppelkopf" else TypeCount(),
-            best=_ref(dated, sheet_id, ruleset.title, best, pid) if best is not None else None,
-            worst=_ref(dated, sheet_id, ruleset.title, worst, pid) if worst is not None else None,
+            best=_ref(dated, sheet_id, ruleset.title, best, pid, called) if best is not None else None,
+            worst=_ref(dated, sheet_id, ruleset.title, worst, pid, called) if worst is not None else None,
         )
     return out
 
@@ -227,11 +232,13 @@ def _declared(games: Sequence[Line], sheet: Sheet, family: str) -> dict[str, Dec
     return out
 
 
-def _ref(dated: DatedSheet, sheet_id: str, title: str, line: Line, pid: str) -> GameRef:
+def _ref(dated: DatedSheet, sheet_id: str, title: str, line: Line, pid: str, called: Mapping[int, Numbered]) -> GameRef:
+    name = called.get(line.entry)
     return GameRef(
         points=line.points.get(pid, 0),
         sheet=sheet_id,
         entry=line.entry,
+        label=name.label if name is not None else f"Eintrag {line.entry}",
         day=dated.day,
         ruleset=title,
         text=next((e.text for e in line.explanation if e.text), ""),

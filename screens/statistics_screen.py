@@ -18,8 +18,8 @@ def _game(label: str, game: GameRef | None) -> str | None:
     if game is None:
         return None
     points = f"{game.points:+d}" if game.points else "0"
-    # the game by its day and what it was: a log number ("Eintrag 27") is no number a player counts
-    return f"{label}: {points} ({game.ruleset}, {game.day.strftime('%d.%m.%Y')}: {game.text})"
+    # the game as the players count it on its sheet ("8. Spiel"), never its log entry ("Eintrag 27")
+    return f"{label}: {points} ({game.label}, {game.ruleset}, {game.day.strftime('%d.%m.%Y')}: {game.text})"
 
 
 def row_lines(figures: Figures) -> list[str]:

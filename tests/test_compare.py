@@ -48,7 +48,7 @@ def test_one_changed_game_is_named_with_both_sheets_points() -> None:
     assert not result.agree
     assert result.first_difference == 7
     assert result.message == (
-        "Unterschied bei Spiel 7: Blatt von Die Sautreiber: Die Sautreiber +2; Blatt von Kartlbrüder Wörgl: Die Sautreiber +3"
+        "Unterschied beim 7. Spiel: Blatt von Die Sautreiber: Die Sautreiber +2; Blatt von Kartlbrüder Wörgl: Die Sautreiber +3"
     )
 
 
@@ -65,7 +65,7 @@ def test_a_sheet_that_is_behind_differs_where_it_stops() -> None:
     assert result.games_compared == 10
     assert result.first_difference == 11
     assert result.message == (
-        "Unterschied bei Spiel 11: Blatt von Die Sautreiber hat 25 Spiele, Blatt von Kartlbrüder Wörgl 10; "
+        "Unterschied beim 11. Spiel: Blatt von Die Sautreiber hat 25 Spiele, Blatt von Kartlbrüder Wörgl 10; "
         "die ersten 10 stimmen überein"
     )
 
@@ -106,7 +106,9 @@ def test_sheets_without_a_writer_are_named_first_and_second() -> None:
     other = with_game(first(team_b_sheet(), 4), 2, winner="B", value=2)
     other = other.model_copy(update={"context": anonymous.context})
     message = compare_sheets(first(anonymous, 4), other).message
-    assert message.startswith("Unterschied bei Spiel 2: erstes Blatt: Kartlbrüder Wörgl +3; zweites Blatt: Kartlbrüder Wörgl +2")
+    assert message.startswith(
+        "Unterschied beim 2. Spiel: erstes Blatt: Kartlbrüder Wörgl +3; zweites Blatt: Kartlbrüder Wörgl +2"
+    )
 
 
 def test_a_sheet_that_breaks_its_rules_is_refused_not_compared() -> None:
@@ -123,3 +125,25 @@ def test_prefixes_agree_exactly_when_equally_long(cut_a: int, cut_b: int) -> Non
     assert there.agree == back.agree == (cut_a == cut_b)
     assert there.first_difference == back.first_difference == (None if cut_a == cut_b else min(cut_a, cut_b) + 1)
     assert there.games_compared == min(cut_a, cut_b)
+
+
+def test_the_difference_is_named_as_the_players_count_the_games() -> None:
+    """A Bscheißn (Regel 10) after the 6th game is a line of both sheets but no game: the 8th line is
+    the "7. Spiel" on the phones' Tischliste, and the comparison says so, never "Spiel 8"."""
+    theirs = first(team_b_sheet(), 6).with_entry(Entry(kind="betrug", data={"cheater": "A"}))
+    ours = theirs.model_copy(update={"context": EXAMPLE.context})
+    result = compare_sheets(
+        ours.with_entry(Entry(kind="game", data={"winner": "A", "value": 2})),
+        theirs.with_entry(Entry(kind="game", data={"winner": "B", "value": 2})),
+    )
+    assert result.first_difference == 8
+    assert result.message == (
+        "Unterschied beim 7. Spiel: Blatt von Die Sautreiber: Die Sautreiber +2; Blatt von Kartlbrüder Wörgl: Kartlbrüder Wörgl +2"
+    )
+    behind = compare_sheets(theirs, ours.with_entry(Entry(kind="game", data={"winner": "A", "value": 2})))
+    assert behind.message == (
+        "Unterschied beim 7. Spiel: Blatt von Die Sautreiber hat 7 Spiele, Blatt von Kartlbrüder Wörgl 6; die ersten 6 stimmen überein"
+    )
+    # where one sheet has a game and the other the Bscheißn, both names are given
+    crossed = compare_sheets(first(ours, 6).with_entry(Entry(kind="game", data={"winner": "A", "value": 2})), theirs)
+    assert crossed.message.startswith("Unterschied beim 7. Spiel (Blatt von Kartlbrüder Wörgl: Bscheißn nach dem 6. Spiel): ")

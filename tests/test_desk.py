@@ -254,7 +254,7 @@ def test_a_corrected_game_and_an_aborted_durchgang_end_the_sheets_as_the_rules_s
     with pytest.raises(DeskError, match="Regelwerk lässt das nicht zu"):
         desk.correct_game(1, first.table, b.id, 1, {"winner": "Z"}, "Tippfehler")
     decision = desk.correct_game(1, first.table, b.id, 1, {"winner": winners[0]}, "Spiel 1 falsch eingetragen")
-    assert decision.kind == "korrektur" and "Spiel 1" in decision.detail
+    assert decision.kind == "korrektur" and "1. Spiel" in decision.detail
     corrected = Sheet.from_json(store.latest(b.id).body)  # type: ignore[union-attr]
     assert corrected.entries[-1].device == TURNIERLEITUNG and corrected.entries[-1].target == 1
     view = desk.tables(1)[0]

@@ -220,8 +220,8 @@ def test_the_two_sheets_of_a_table_are_compared_and_logged(host: RunningHost) ->
     changed = with_game(watten_sheet(TOURNAMENT, 7, 10, written_by="B", correction=False), 7, winner="A", value=3)
     differs = host.put(changed, phone_b).json()["comparison"]
     assert differs["first_difference"] == 7
-    assert differs["message"].startswith("Unterschied bei Spiel 7: Blatt von Kartlbrüder Wörgl: Die Sautreiber +3")
-    log = wait_for_log(host, "Unterschied bei Spiel 7")
+    assert differs["message"].startswith("Unterschied beim 7. Spiel: Blatt von Kartlbrüder Wörgl: Die Sautreiber +3")
+    log = wait_for_log(host, "Unterschied beim 7. Spiel")
     assert "Tisch 7, Durchgang 1, Die Sautreiber: 25 Spiele, abgeschlossen (Revision 27) – noch kein zweites Blatt" in log
     assert "Tisch 7, Durchgang 1, Kartlbrüder Wörgl: 25 Spiele, abgeschlossen (Revision 26) – Die Blätter stimmen überein" in log
 

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from scoring import Entry
+
 from .host_helpers import pinned_session
 from .hostproc import PASSWORD, HostProcess, running_host
 from .pages_helpers import AUTH, Phone, form_key, join_code_of, organizer_session, watten_durchgang
@@ -198,7 +200,7 @@ def test_set_up_import_draw_and_refusals(host: HostProcess, web: requests.Sessio
 
     dispute = web.get(f"{url}/veranstalter/runde/2/tisch/1", timeout=30).text
     assert dispute.count('aria-label="Erster Unterschied"') == 2
-    assert "Oder Spiel 4 berichtigt eintragen" in dispute
+    assert "Oder „4. Spiel“ berichtigt eintragen" in dispute
     sheet_id = re.search(r'korrigieren".*?name="sheet_id" value="([0-9a-f-]+)"', dispute, re.S).group(1)  # type: ignore[union-attr]
     written = re.search(r'name="data:winner" value="([^"]+)"', dispute).group(1)  # type: ignore[union-attr]
     # The corrected game is what the other sheet says: the other team won game 4.
@@ -215,7 +217,7 @@ def test_set_up_import_draw_and_refusals(host: HostProcess, web: requests.Sessio
         timeout=30,
     )
     assert fixed.status_code == 200, fixed.text
-    assert "Spiel 4" in fixed.text and "Laut Schiedsrichter" in fixed.text and "Turnierleitung" in fixed.text
+    assert "4. Spiel" in fixed.text and "Laut Schiedsrichter" in fixed.text and "Turnierleitung" in fixed.text
     assert "state-entschieden" in web.get(f"{url}/veranstalter/runde/2", timeout=30).text
     assert "die Blätter sind uneinig" not in web.get(f"{url}/veranstalter/wertung", timeout=30).text
 
@@ -270,3 +272,45 @@ def test_the_set_up_form_offers_every_option_and_reads_it_back(ruleset_id: str) 
             sent.append((f"opt:{field.name}", str(field.value)))
     read = options_from_form(ruleset_id, FormData(sent))
     assert ruleset.options(read) == ruleset.options()
+
+
+def test_the_dispute_page_names_games_as_the_players_count_them(tmp_path: Path) -> None:
+    """Both sheets of table 1 have a Bscheißn (Regel 10) after the 4th game, then part: the 6th line of
+    the comparison is the "5. Spiel" on both phones' Tischliste, and the organizer's page says so in its
+    message, its table, its correction form and the decision's trail, never "Spiel 6"."""
+    with running_host(tmp_path / "host", tournament="Watten mit Bscheißn") as host:
+        web = organizer_session(host)
+        url, key = host.url, form_key(web, host)
+        plan = {"csrf": key, "name": "Watten mit Bscheißn", "date": "2026-11-26", "ruleset": "watten-turnier", "rounds": "1"}
+        saved = web.post(f"{url}/veranstalter/turnier", data={**plan, "opt:target": "15", "opt:bummerl_count": "3"}, timeout=30)
+        assert "Turnier gespeichert" in saved.text, re.findall(r"<li>(.*?)</li>", saved.text)
+        imported = web.post(f"{url}/veranstalter/teilnehmer/import", data={"csrf": key, "text": GOOD_CSV}, timeout=30)
+        assert "4 Teilnehmer importiert" in imported.text
+        assert "Losnummer 7" in web.post(f"{url}/veranstalter/runde/1/auslosen", data={"csrf": key, "seed": "7"}, timeout=30).text
+        web.post(f"{url}/veranstalter/runde/1/start", data={"csrf": key}, timeout=30)
+        code = join_code_of(web.get(f"{url}/veranstalter/", timeout=30).text)
+        phones = [Phone(host, code, number) for number in (1, 2, 3, 4)]
+        at_one = [phone for phone in phones if phone.assignment(1)["table"] == 1]
+        for phone, winner in zip(at_one, (0, 1), strict=True):
+            sheet = watten_durchgang(phone.sheet(1), "AAB", close=False, games=4)
+            ids = [p.id for p in sheet.participants]
+            sheet = sheet.with_entry(Entry(kind="betrug", data={"cheater": ids[1]}))
+            phone.submit(sheet.with_entry(Entry(kind="game", data={"winner": ids[winner]})))
+
+        page = web.get(f"{url}/veranstalter/runde/1/tisch/1", timeout=30).text
+        assert "Unterschied beim 5. Spiel: " in page, page
+        assert "Spiel 6" not in page and "Spiel 5" not in page
+        rows = re.findall(r'aria-label="Erster Unterschied">\s*<td>([^<]*)</td>', page)
+        assert rows == ["5. Spiel", "5. Spiel"], rows
+        assert page.count("<td>Bscheißn nach dem 4. Spiel</td>") == 2
+        assert "Oder „5. Spiel“ berichtigt eintragen" in page and "gilt als 5. Spiel." in page
+        sheet_id = re.search(r'korrigieren".*?name="sheet_id" value="([0-9a-f-]+)"', page, re.S).group(1)  # type: ignore[union-attr]
+        game = re.search(r'name="game" value="(\d+)"', page).group(1)  # type: ignore[union-attr]
+        written = re.search(r'name="data:winner" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        fixed = web.post(
+            f"{url}/veranstalter/runde/1/tisch/1/korrigieren",
+            data={"csrf": key, "sheet_id": sheet_id, "game": game, "data:winner": written, "reason": "Laut beiden Teams"},
+            timeout=30,
+        )
+        assert fixed.status_code == 200, fixed.text
+        assert "5. Spiel auf dem Blatt von " in fixed.text and "Spiel 6" not in fixed.text

@@ -84,7 +84,7 @@ def test_a_disputed_table_waits_for_the_turnierleitung() -> None:
     standings = tournament_standings(tournament.plan, tournament.roster, sheets)
     assert standings.notes == (
         "Durchgang 3, Tisch 5: die Blätter sind uneinig, gewertet erst nach der Entscheidung der Turnierleitung "
-        "(Unterschied bei Spiel 2: Blatt von Schellen-Sieben: Schellen-Sieben +15; Blatt von Laab-Sau: Laab-Sau +2)",
+        "(Unterschied beim 2. Spiel: Blatt von Schellen-Sieben: Schellen-Sieben +15; Blatt von Laab-Sau: Laab-Sau +2)",
     )
     by_number = {r.start_number: r for r in standings.rows}
     assert by_number[7].values[:3] == (2, 57, 123)  # without the disputed table's 2 Bummerl, 60:30

@@ -8,6 +8,7 @@ import pytest
 
 from scoring import Entry, Sheet
 from scoring.statistics import DatedSheet, Filter, TypeCount, statistics
+from screens.statistics_screen import row_lines
 
 from .test_course import DATA, EXAMPLES, sheet_of
 
@@ -105,9 +106,28 @@ def test_the_startnummer_shown_is_the_newest_sheets_in_any_order() -> None:
 
     def numbered(day: date, number: int) -> DatedSheet:
         item = dated(EXAMPLES / "doppelkopf-turnier.json", day)
-        people = tuple(p.model_copy(update={"start_number": number}) if p.name == "Anna Huber" else p for p in item.sheet.participants)
+        people = tuple(
+            p.model_copy(update={"start_number": number}) if p.name == "Anna Huber" else p for p in item.sheet.participants
+        )
         return DatedSheet(item.sheet.model_copy(update={"participants": people}), day)
 
     old, new = numbered(date(2026, 11, 21), 7), numbered(date(2026, 11, 25), 12)
     for order in ([old, new], [new, old]):
         assert statistics(order).row("Anna Huber").start_number == 12
+
+
+def test_best_and_worst_game_are_named_as_the_players_count_them() -> None:
+    """A game struck before the Regel 12 example ("Letztes Spiel zurücknehmen") shifts every log entry
+    by two: A's best game (+5) is log entry 5 but the sheet's "3. Spiel", and the statistics line says so."""
+    sheet: Sheet = sheet_of(DATA / "watten-turnier" / "regel-12-beispiel.json")
+    struck = (Entry(kind="game", data={"winner": "B", "value": 2}), Entry(kind="void", target=1))
+    shifted = sheet.model_copy(update={"entries": (*struck, *sheet.entries)})
+    stats = statistics([DatedSheet(shifted, date(2026, 11, 21))])
+    a, b = stats.row("Sautreiber").figures, stats.row("Kartlbrüder").figures
+    assert a.best is not None and (a.best.points, a.best.entry, a.best.label) == (5, 5, "3. Spiel")
+    assert a.worst is not None and (a.worst.entry, a.worst.label) == (4, "2. Spiel")
+    assert b.best is not None and (b.best.entry, b.best.label) == (6, "4. Spiel")
+    lines = row_lines(a)
+    assert "Bestes Spiel: +5 (3. Spiel, Watten (Turnier), 21.11.2026: " in lines[-2]
+    assert "Schlechtestes Spiel: 0 (2. Spiel, " in lines[-1]
+    assert not any("Eintrag" in line for line in lines)

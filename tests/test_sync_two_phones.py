@@ -108,7 +108,7 @@ def test_one_game_changed_on_one_phone_is_named_by_the_host(host: HostProcess, t
     comparison = _table(host, 2)["comparison"]
     assert isinstance(comparison, dict)
     assert comparison["agree"] is False and comparison["first_difference"] == 7
-    assert comparison["message"].startswith("Unterschied bei Spiel 7")
+    assert comparison["message"].startswith("Unterschied beim 7. Spiel")
     assert "Blatt von Tisch 4 Team A" in comparison["message"] and "Blatt von Tisch 4 Team B" in comparison["message"]
     assert comparison["message"] in (a["comparison"], b["comparison"])
-    assert any("Spiel 7" in line for line in host.output)
+    assert any("7. Spiel" in line for line in host.output)

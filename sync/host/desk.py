@@ -147,7 +147,7 @@ class Decision:
     decided_by: str
     reason: str
     detail: str
-    """German: what was decided ("Blatt von Die Sautreiber gilt", "Spiel 4 korrigiert: ...")."""
+    """German: what was decided ("Blatt von Die Sautreiber gilt", "4. Spiel auf dem Blatt von … neu eingetragen: ...")."""
     decided_at: datetime
 
 
@@ -171,7 +171,7 @@ class Dispute:
     sheets: tuple[HostSheet, HostSheet]
     comparison: Comparison
     lines: tuple[tuple[str, ...], tuple[str, ...]]
-    """Each sheet's games as German lines ("Spiel 4: Die Sautreiber +2 (Stand 9:7)"), from the first difference on."""
+    """Each sheet's games as German lines ("4. Spiel: Die Sautreiber +2 (Stand 9:7)"), from the first difference on."""
 
 
 class RoundSigned(DeskError):
@@ -834,7 +834,9 @@ class Desk:
             )
         except ValidationError as error:
             raise DeskError(f"Die Korrektur ist ungültig: {german_validation_message(error)}") from None
-        detail = f"Spiel {game} auf dem {self._writer(sheet)} neu eingetragen: {json.dumps(dict(data), ensure_ascii=False)}"
+        named = numbering(sheet.entries, find_ruleset(sheet.ruleset.id).counted_kinds(sheet)).get(target.number)
+        called = named.label if named is not None else f"Spiel {game}"  # as the players count it: "8. Spiel"
+        detail = f"{called} auf dem {self._writer(sheet)} neu eingetragen: {json.dumps(dict(data), ensure_ascii=False)}"
         return self._write(round, table, sheet.with_entry(entry), "korrektur", by, reason, detail)
 
     def abort_table(self, round: int, table: int, reason: str, by: str = TURNIERLEITUNG) -> list[Decision]:

@@ -14,6 +14,7 @@ from starlette.datastructures import FormData
 from scoring import RuleViolation, effective_entries, find_ruleset
 from scoring.draw import DrawError, draw_round
 from scoring.model import CLOSE
+from scoring.numbering import numbering
 from scoring.registry import all_rulesets
 
 from ..desk import LOCKING, PAPIER, Desk, DeskError, HostSheet, PaperError
@@ -35,13 +36,15 @@ def game_text(kind: str, data: Mapping[str, Any], explanation: Sequence[str]) ->
 
 
 def sheet_side(host: HostSheet, title: str, first: int | None = None) -> dict[str, Any]:
-    """One sheet of a dispute: its games (counted as the comparison counts them) with their running
-    stand, from two games before the first difference on (the games before agree)."""
+    """One sheet of a dispute: its games (``number`` as the comparison counts its lines, ``label`` as
+    the players count them on the sheet: "8. Spiel") with their running stand, from two lines before
+    the first difference on (the lines before agree)."""
     sheet = host.sheet
     ruleset = find_ruleset(sheet.ruleset.id)
     score = ruleset.score(sheet)
     ids = [p.id for p in sheet.participants]
     data_by_entry = {e.number: e for e in effective_entries(sheet.entries)}
+    called = numbering(sheet.entries, ruleset.counted_kinds(sheet))
     games = []
     for number, line in enumerate((line for line in score.lines if line.kind != CLOSE), start=1):
         eff = data_by_entry.get(line.entry)
@@ -49,7 +52,8 @@ def sheet_side(host: HostSheet, title: str, first: int | None = None) -> dict[st
         totals = line.stand or line.totals
         if first is not None and number < first - 2:
             continue
-        games.append({"number": number, "text": text, "totals": [totals.get(i, 0) for i in ids]})
+        label = called[line.entry].label if line.entry in called else f"Eintrag {line.entry}"
+        games.append({"number": number, "label": label, "text": text, "totals": [totals.get(i, 0) for i in ids]})
     return {
         "title": title,
         "sheet_id": str(sheet.id),
@@ -420,6 +424,7 @@ class Pages:
                     "sheet_id": str(a.sheet.id),
                     "title": sides[0]["title"],
                     "game": first,
+                    "label": next(g["label"] for g in sides[0]["games"] if g["number"] == first),
                     "fields": correction_fields(a, first),
                 }
         else:
