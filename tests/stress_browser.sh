@@ -72,7 +72,7 @@ for round in $(seq 1 "$ROUNDS"); do
     set -e
     summary=$(grep -E "^(=+ )?[0-9]+ (passed|failed|error)|no tests ran" "$LOGS/round-$round.log" | tail -1 || true)
     echo "round $round: exit $code in $(($(date +%s) - round_start))s, load $(cut -d' ' -f1-3 /proc/loadavg): ${summary:-no summary (see the log)}"
-    if [ "$code" != 0 ] || ! grep -qE "[0-9]+ passed" <<<"$summary" || grep -qE "failed|error" <<<"$summary"; then
+    if [ "$code" != 0 ] || ! grep -qE "[0-9]+ passed" <<<"$summary" || grep -qE "[0-9]+ (failed|errors?)\b" <<<"$summary"; then
         failed=1
         grep -E "^(FAILED|ERROR) " "$LOGS/round-$round.log" || true
     fi
