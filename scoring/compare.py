@@ -24,7 +24,7 @@ from pydantic import Field
 
 from .engine import Score
 from .model import CLOSE, Frozen, Sheet
-from .numbering import numbering
+from .numbering import line_label, numbering
 from .registry import find_ruleset
 
 
@@ -98,7 +98,7 @@ def tally(sheet: Sheet, score: Score) -> Tally:
             by_key = {key_of[pid]: value for pid, value in line.points.items()}
             games.append(tuple(by_key.get(key, 0) for key in keys))
             named = called.get(line.entry)
-            labels.append(named.label if named is not None else f"Eintrag {line.entry}")
+            labels.append(line_label(called, line.entry))
             numbers.append(named.game if named is not None else None)
     who = sheet.context.written_by
     name = next((p.name for p in sheet.participants if who is not None and who in (p.id, str(p.seat))), who)

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from .engine import Ruleset, Score
 from .model import CLOSE, Frozen, Sheet
-from .numbering import numbering
+from .numbering import line_label, numbering
 from .registry import find_ruleset
 
 
@@ -135,9 +135,7 @@ def course(sheet: Sheet, score: Score | None = None) -> Course:
                 boundaries.append(Boundary(after=x, label=_boundary_label(number, history, sheet)))
             previous_stage = stage
         name = called.get(line.entry)
-        points.append(
-            Point(x=x, entry=line.entry, game=name.game if name else None, label=name.label if name else f"Eintrag {line.entry}")
-        )
+        points.append(Point(x=x, entry=line.entry, game=name.game if name else None, label=line_label(called, line.entry)))
     series = tuple(Series(participant=p.id, name=p.name, values=tuple(values[p.id])) for p in sheet.participants)
     base = Course(
         measure="Stand im Bummerl" if uses_stand else "Summe",

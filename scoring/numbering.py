@@ -9,7 +9,7 @@ paper), a struck game and the close are named as what they are, next to the game
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .engine import RuleViolation, Score, effective_entries
 from .messages import kind_label
@@ -58,6 +58,13 @@ def numbering(entries: Sequence[Entry], game_kinds: Collection[str]) -> dict[int
         else:
             numbered[number] = Numbered(entry=number, game=None, label=f"{kind_label(kind)}{_after(games)}")
     return numbered
+
+
+def line_label(called: Mapping[int, Numbered], entry: int) -> str:
+    """What ``numbering`` calls log entry ``entry`` ("8. Spiel"); where it names nothing (a broken
+    trail), the entry's place in the log ("Eintrag 27"), the only number there is."""
+    named = called.get(entry)
+    return named.label if named is not None else f"Eintrag {entry}"
 
 
 def next_label(entries: Sequence[Entry], game_kinds: Collection[str], kind: str) -> str:

@@ -30,7 +30,7 @@ from typing import Any
 from .doppelkopf_games import ist_solo
 from .engine import Line, RuleViolation, Score, effective_entries
 from .model import Participant, Sheet
-from .numbering import Numbered, numbering, score_sheet
+from .numbering import Numbered, line_label, numbering, score_sheet
 from .registry import find_ruleset
 
 #: Line kinds that are games played (the rest are events: Strafe, Zeitlimit, Bscheißn, Schmeißen, close).
@@ -233,12 +233,11 @@ def _declared(games: Sequence[Line], sheet: Sheet, family: str) -> dict[str, Dec
 
 
 def _ref(dated: DatedSheet, sheet_id: str, title: str, line: Line, pid: str, called: Mapping[int, Numbered]) -> GameRef:
-    name = called.get(line.entry)
     return GameRef(
         points=line.points.get(pid, 0),
         sheet=sheet_id,
         entry=line.entry,
-        label=name.label if name is not None else f"Eintrag {line.entry}",
+        label=line_label(called, line.entry),
         day=dated.day,
         ruleset=title,
         text=next((e.text for e in line.explanation if e.text), ""),

@@ -55,7 +55,7 @@ from scoring.csv_export import games_csv, standings_csv
 from scoring.draw import DrawError, RoundDraw, Seat, TableDraw, draw_round, participant_id, sheet_for
 from scoring.engine import PAPER, german_validation_message
 from scoring.model import CLOSE, CORRECTION, Replacement
-from scoring.numbering import numbering
+from scoring.numbering import line_label, numbering
 from scoring.plan import TournamentPlan, plan_for
 from scoring.roster import Entrant, Roster, RosterError
 from scoring.standings import Standings, tournament_standings
@@ -775,7 +775,7 @@ class Desk:
                 continue
             points = ", ".join(f"{names.get(k, k)} {v:+d}" for k, v in line.points.items() if v) or "keine Punkte"
             stand = ":".join(str(v) for v in (line.stand or line.totals).values())
-            label = called[line.entry].label if line.entry in called else f"Eintrag {line.entry}"
+            label = line_label(called, line.entry)
             out.append(f"{label}: {points}" + (f" (Stand {stand})" if stand else ""))
         return tuple(out)
 

@@ -14,7 +14,7 @@ from starlette.datastructures import FormData
 from scoring import RuleViolation, effective_entries, find_ruleset
 from scoring.draw import DrawError, draw_round
 from scoring.model import CLOSE
-from scoring.numbering import numbering
+from scoring.numbering import line_label, numbering
 from scoring.registry import all_rulesets
 
 from ..desk import LOCKING, PAPIER, Desk, DeskError, HostSheet, PaperError
@@ -52,7 +52,7 @@ def sheet_side(host: HostSheet, title: str, first: int | None = None) -> dict[st
         totals = line.stand or line.totals
         if first is not None and number < first - 2:
             continue
-        label = called[line.entry].label if line.entry in called else f"Eintrag {line.entry}"
+        label = line_label(called, line.entry)
         games.append({"number": number, "label": label, "text": text, "totals": [totals.get(i, 0) for i in ids]})
     return {
         "title": title,
