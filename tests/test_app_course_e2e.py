@@ -13,7 +13,18 @@ from scoring.course import course
 from screens.course_chart import BOTTOM_AXIS, LEFT_AXIS, TOP_PADDING, axes
 from storage import SheetStore
 
-from .browser import Taps, body_text, next_frame, open_page, patient, running_app, screenshot, stand_still, wait_for_text
+from .browser import (
+    Taps,
+    body_text,
+    next_frame,
+    open_page,
+    patient,
+    running_app,
+    screenshot,
+    stand_still,
+    wait_for_text,
+    wait_until,
+)
 from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -182,6 +193,8 @@ def test_statistics_screen_with_filters(browser, tmp_path: Path) -> None:  # typ
         text = wait_for_text(page, "4 Blätter · 11 Teilnehmer")
         assert "Anna Brandl (Nr. 17): 1 Blatt · 32 Spiele · gewonnen 17 (53 %) · Punkte -3" in text
         assert "Gespielt: Rufspiel 6× (5 gewonnen, 83 %), Solo 1× (1 gewonnen, 100 %), Wenz 1× (1 gewonnen, 100 %)" in text
+        # the statistics' text is there as the route opens; the start screen is still drawn until it is gone
+        wait_until(page, lambda: page.get_by_role("button", name="Neues Blatt").count() == 0, "the start screen gone")
         screenshot(page, "statistik.png")
         scrolled_to_text(page, "Anna Huber (Nr. 3): 2 Blätter · 32 Spiele")
         page.mouse.wheel(0, -5000)
