@@ -143,6 +143,9 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
         if sheet_id is not None:
             on_created(sheet_id)
 
+    # The tile's open state is the screen's: Flutter reports a tap on it back to the control, so a tile
+    # built closed on every redraw snapped shut as soon as the player typed into a house rule.
+    rules_open, set_rules_open = ft.use_state(False)
     who = "Mannschaften" if form.is_team else "Spieler"
     controls: list[ft.BaseControl] = [
         ft.Text("Regelwerk", size=16, weight=ft.FontWeight.W_600),
@@ -229,7 +232,8 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
         ft.ExpansionTile(
             title=ft.Text("Hausregeln", size=16, weight=ft.FontWeight.W_600),
             subtitle=ft.Text(form.house_rules_note, size=13),
-            expanded=any(key.startswith("option.") for key in form.errors),
+            expanded=rules_open or any(key.startswith("option.") for key in form.errors),
+            on_change=lambda e: set_rules_open(e.data in (True, "true")),
             controls=[
                 ft.Container(
                     padding=ft.Padding.only(bottom=8),

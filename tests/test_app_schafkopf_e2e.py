@@ -198,6 +198,12 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, app: App) -> None
     taps.tap(B, re.compile("^Hausregeln"), exact=False)  # type: ignore[arg-type]
     settle(page.get_by_role("textbox", name=SERIE_FIELD, exact=True).first)
     typed(taps, SERIE_FIELD, str(SPIELE))
+    # The form redraws with every value typed; the house rules stay open (they snapped shut, and a
+    # redraw still under way from "Tisch" shut them under the player's finger).
+    typed(taps, "Tisch", "7")
+    field = page.get_by_role("textbox", name=SERIE_FIELD, exact=True).first
+    field.wait_for(timeout=patient())
+    assert page.get_by_role(B, name=re.compile("^Hausregeln")).first.get_attribute("aria-description") == "Expanded"
     tap(taps, B, "Blatt anlegen")
     wait_for_text(page, f"Spiel 1 von {SPIELE}, noch {SPIELE} offen", 15_000)
     assert "Es gibt: Anna Brandl" in body_text(page)  # seat 1 deals the first game (erster_geber)
