@@ -591,8 +591,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             raise RuleViolation(SERIE, f"Die Serie hat {ctx.options.spiele} Spiele; alle sind gespielt")
         spiel = self.spiel(data, ctx)
         dealer = state.dealer()
-        number = state.games + 1
-        head = f"Spiel {number} (gibt {ctx.name(dealer)}): "
+        head = f"Gibt {ctx.name(dealer)}: "  # the line is named "5. Spiel" already; the dealer is what it adds
         if data.fehler is not None and data.fehler.fall != "fortgesetzt":
             points, reasons = self._fehler_points(spiel, data.fehler, ctx, head)
         else:

@@ -548,7 +548,7 @@ def test_explanations_name_the_table_row() -> None:
     rules = [e.rule for e in line.explanation]
     assert rules[0] == "Spielpunkte (Tabelle): Solo/Wenz/Farbwenz Schneider"
     assert line.explanation[0].points == {"p1": 9, "p2": -3, "p3": -3, "p4": -3}
-    assert line.explanation[0].text == "Spiel 1 (gibt Anna): Anna gewinnt Herz-Solo Schneider"
+    assert line.explanation[0].text == "Gibt Anna: Anna gewinnt Herz-Solo Schneider"
     assert rules[1].startswith("Spritze") and line.explanation[1].points["p1"] == 18
     assert rules[2] == "Reuegeld" and "Bernd zahlt 1,00 €" in line.explanation[2].text
 
