@@ -23,3 +23,4 @@ def test_bench_app_runs_with_tiny_numbers() -> None:
     assert "the rulesets' handlers" in done.stdout
     assert "doppelkopf-haus" in done.stdout and "im Mittel" in done.stdout
     assert "in building texts" in done.stdout and "the engine around them" in done.stdout
+    assert "with no text built" in done.stdout
