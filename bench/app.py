@@ -17,15 +17,27 @@ from nothing (every sheet read and scored: ``StatisticsState.load`` after ``scor
 opening it as the app does, from the start screen, which has scored every sheet for its glance
 already (``AppState.refresh`` first; not timed). The figure is what the statistics add to the
 reading (target: under 50%).
+
+``--texts SECONDS`` samples the scoring of the example sheets with py-spy for that long and splits
+its time: the rulesets' handlers, and within them the statements that build a line's explanation
+texts (every ``Explanation(...)`` call and f-string of a ruleset module, with what it calls), per
+ruleset module. cProfile cannot see these: an f-string is no function call. It then times scoring
+the example sheets with a copy of ``scoring/`` whose ruleset modules build no text (every f-string and
+``join`` replaced by ``""``: the same points, empty explanations), against an unchanged copy: what
+free texts would save.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import cProfile
 import gc
 import pstats
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -143,7 +155,9 @@ def profile_statistics(store: SheetStore) -> list[tuple[str, float]]:
             if caller is None:
                 total += ct
             else:
-                total += sum(c[3] for (cpath, _, cfunction), c in callers.items() if cpath.endswith(caller[0]) and cfunction == caller[1])
+                total += sum(
+                    c[3] for (cpath, _, cfunction), c in callers.items() if cpath.endswith(caller[0]) and cfunction == caller[1]
+                )
         return total
 
     whole = cumulative("statistics_state.py", "load")
@@ -192,6 +206,129 @@ def time_per_ruleset(repeat: int = 7, number: int = 100) -> list[tuple[str, int,
     return out
 
 
+RULESET_MODULES = ("doppelkopf.py", "doppelkopf_games.py", "schafkopf.py", "schnapsen.py", "watten.py")
+FRAME = re.compile(r"(\S+) \(scoring/(\w+\.py):(\d+)\)")
+
+
+def score_examples_for(seconds: float) -> None:
+    """Score the example sheets over and over for ``seconds`` of CPU (what ``--texts`` samples)."""
+    sheets = [Sheet.from_json(path.read_bytes()) for path in sorted(EXAMPLES.glob("*.json")) if ".score." not in path.name]
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for sheet in sheets:
+            score_sheet(sheet)
+
+
+TEXT_FUNCTIONS = re.compile(r"_text$|^_pkt$|^_liste$|^_je$|^_art_name$|^_describe$|^ansage_name$")
+
+
+def text_lines(module: Path) -> set[int]:
+    """The lines of ``module`` that build explanation texts: its ``Explanation(...)`` calls, f-strings
+    and ``join`` calls (the lists of names), and the functions that only make text (``_need_text``,
+    ``_pkt``, ``_art_name``, ...)."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        called = getattr(node.func, "id", None) or getattr(node.func, "attr", None) if isinstance(node, ast.Call) else None
+        text_function = isinstance(node, ast.FunctionDef) and TEXT_FUNCTIONS.search(node.name)
+        if called in ("Explanation", "join") or isinstance(node, ast.JoinedStr) or text_function:
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
+def text_shares(seconds: float) -> tuple[int, list[tuple[str, float, float]]]:
+    """py-spy's samples of scoring the example sheets: their number, and per ruleset module the share
+    of all samples in its handlers and in its statements that build texts (see ``text_lines``)."""
+    texts = {name: text_lines(EXAMPLES.parent.parent / "scoring" / name) for name in RULESET_MODULES}
+    spy = str(Path(sys.executable).parent / "py-spy")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "stacks.txt"
+        subprocess.run(
+            [
+                spy,
+                "record",
+                "--format",
+                "raw",
+                "--rate",
+                "250",
+                "-o",
+                str(out),
+                "--",
+                sys.executable,
+                __file__,
+                "--score-for",
+                str(seconds),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        stacks = out.read_text(encoding="utf-8").splitlines()
+    total = 0
+    handlers = dict.fromkeys(RULESET_MODULES, 0)
+    building = dict.fromkeys(RULESET_MODULES, 0)
+    for line in stacks:
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        total += int(count)
+        frames = [(module, int(number)) for _, module, number in FRAME.findall(stack) if module in texts]
+        if frames:
+            handlers[frames[0][0]] += int(count)
+        hit = next((module for module, number in frames if number in texts[module]), None)
+        if hit is not None:
+            building[hit] += int(count)
+    return total, [(name, handlers[name] / total, building[name] / total) for name in RULESET_MODULES if total]
+
+
+class _NoTexts(ast.NodeTransformer):
+    """Every f-string and ``join`` call of a module replaced by ``""`` (what texts for free would cost)."""
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        return ast.copy_location(ast.Constant(""), node)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        return ast.copy_location(ast.Constant(""), node) if getattr(node.func, "attr", None) == "join" else node
+
+
+TIME_SCORING = """
+import gc, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from scoring import Sheet, score_sheet
+assert sys.modules["scoring"].__file__.startswith(sys.argv[1])
+sheets = [Sheet.from_json(p.read_bytes()) for p in sorted(Path(sys.argv[2]).glob("*.json")) if ".score." not in p.name]
+best = float("inf")
+for _ in range(7):
+    gc.collect()
+    start = time.process_time()
+    for _ in range(int(sys.argv[3])):
+        for sheet in sheets:
+            score_sheet(sheet)
+    best = min(best, (time.process_time() - start) / int(sys.argv[3]) / len(sheets))
+print(best * 1000)
+"""
+
+
+def texts_cost(rounds: int, alternations: int = 3) -> tuple[float, float]:
+    """CPU milliseconds per example sheet to score it with the rulesets as they are, and with
+    rulesets that build no text (``_NoTexts``): each the fastest of 7 x ``rounds``, over
+    ``alternations`` runs of the two in turn, each in a fresh process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for variant in ("kept", "stripped"):
+            shutil.copytree(EXAMPLES.parent.parent / "scoring", Path(tmp) / variant / "scoring")
+        for name in RULESET_MODULES:
+            module = Path(tmp) / "stripped" / "scoring" / name
+            tree = _NoTexts().visit(ast.parse(module.read_text(encoding="utf-8")))
+            module.write_text(ast.unparse(ast.fix_missing_locations(tree)), encoding="utf-8")
+        best = {"kept": float("inf"), "stripped": float("inf")}
+        for _ in range(alternations):
+            for variant in best:
+                run = [sys.executable, "-c", TIME_SCORING, str(Path(tmp) / variant), str(EXAMPLES), str(rounds)]
+                done = subprocess.run(run, check=True, capture_output=True, text=True)
+                best[variant] = min(best[variant], float(done.stdout))
+    return best["kept"], best["stripped"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=30)
@@ -201,7 +338,14 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="also profile the statistics from nothing (cProfile)")
     parser.add_argument("--per-ruleset", action="store_true", help="also time scoring and figures per example sheet")
     parser.add_argument("--rounds", type=int, default=100, help="scorings per timing of --per-ruleset")
+    parser.add_argument(
+        "--texts", type=float, default=0, help="also sample scoring for this many CPU seconds with py-spy: the texts' share"
+    )
+    parser.add_argument("--score-for", type=float, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.score_for:
+        score_examples_for(args.score_for)
+        return
     print(f"{'Blatt':<45} {'erstes Spiel':>13} {'letztes Spiel':>14} {'letztes/erstes':>15}")
     with tempfile.TemporaryDirectory() as tmp:
         store = SheetStore(Path(tmp) / "store", device="bench")
@@ -236,13 +380,28 @@ def main() -> None:
                     print(f"{share:>7.1%}  {name}")
         if args.per_ruleset:
             print()
-            print(f"{'Beispielblatt':<22} {'Einträge':>8} {'werten':>10} {'Statistik':>10}  (CPU, das schnellste von 7 x {args.rounds})")
+            print(
+                f"{'Beispielblatt':<22} {'Einträge':>8} {'werten':>10} {'Statistik':>10}  (CPU, das schnellste von 7 x {args.rounds})"
+            )
             rows = time_per_ruleset(number=args.rounds)
             for name, entries, score_ms, figures_ms in rows:
                 print(f"{name:<22} {entries:>8} {score_ms:>7.3f} ms {figures_ms:>7.3f} ms")
             mean_score = statistics.mean(r[2] for r in rows)
             mean_figures = statistics.mean(r[3] for r in rows)
             print(f"{'im Mittel':<22} {'':>8} {mean_score:>7.3f} ms {mean_figures:>7.3f} ms")
+        if args.texts:
+            print()
+            total, shares = text_shares(args.texts)
+            print(f"Scoring the example sheets ({total} samples of py-spy): share in the handlers, and in building texts")
+            for name, in_handlers, in_texts in shares:
+                print(f"{name:<22} {in_handlers:>7.1%} {in_texts:>7.1%}")
+            in_handlers = sum(s[1] for s in shares)
+            print(f"{'all rulesets':<22} {in_handlers:>7.1%} {sum(s[2] for s in shares):>7.1%}")
+            print(f"{'the engine around them':<22} {1 - in_handlers:>7.1%}  (replay, entry data validated, lines, totals)")
+            kept, stripped = texts_cost(args.rounds)
+            print(
+                f"Scoring an example sheet: {kept:.3f} ms as it is, {stripped:.3f} ms with no text built ({stripped / kept - 1:+.1%})"
+            )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "app.py"
-TINY = ("--statistics-samples", "1", "--profile", "--per-ruleset", "--rounds", "1")
+TINY = ("--statistics-samples", "1", "--profile", "--per-ruleset", "--rounds", "1", "--texts", "0.5")
 
 
 def test_bench_app_runs_with_tiny_numbers() -> None:
@@ -22,3 +22,5 @@ def test_bench_app_runs_with_tiny_numbers() -> None:
     assert "6 Blätter, aus dem Nichts" in done.stdout
     assert "the rulesets' handlers" in done.stdout
     assert "doppelkopf-haus" in done.stdout and "im Mittel" in done.stdout
+    assert "in building texts" in done.stdout and "the engine around them" in done.stdout
+    assert "with no text built" in done.stdout
