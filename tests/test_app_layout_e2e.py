@@ -21,7 +21,7 @@ from screens.statistics_state import DATE_HINT
 from storage import SheetStore
 
 from .browser import Taps, body_text, enable_semantics, running_app, screenshot, wait_for_text, wait_until, with_editing_probe
-from .layout_checks import problems
+from .layout_checks import problems, problems_down_the_screen, settled
 from .walks import Looks
 
 LONG = ["Dieter Schwarzenberger", "Annemarie Huber", "Bartholomäus Lechner", "Carla Obermaier"]
@@ -139,6 +139,66 @@ def test_the_first_start_asks_the_phones_name_once(app: Any, browser: Any) -> No
     assert "Wie heißt dieses Handy?" not in body_text(page)
     page.close()
     walk.looks.assert_none()
+
+
+FIVE = [*LONG, "Xaver Pfisterer"]
+THIRD = 915 / 3
+"""The sheet's fixed header (app bar and the numbers that count) must leave two thirds of the screen
+to the list under it, where the entry panel is."""
+
+_TOP_OF = """(start) => {
+  const tops = [];
+  for (const e of document.querySelectorAll('flt-semantics')) {
+    if (e.querySelector('flt-semantics')) continue;
+    const text = (e.innerText || '').trim(), r = e.getBoundingClientRect();
+    if (r.height > 0 && text.startsWith(start)) tops.push(r.top);
+  }
+  return tops.length ? Math.min(...tops) : null;
+}"""
+
+
+def top_of(page: Any, start: str) -> float:
+    """Where the text starting with ``start`` begins on the screen (px from the top)."""
+    top = page.evaluate(_TOP_OF, start)
+    assert top is not None, f"no text starting with {start!r}: {body_text(page)}"
+    return float(top)
+
+
+@pytest.mark.parametrize("width", [360, 412])
+def test_the_sheets_header_keeps_to_the_top_third_at_sehr_gross(app: Any, browser: Any, width: int) -> None:
+    """Issue 22: at "Sehr groß" a five-player Doppelkopf sheet's fixed header (title, actions, the points
+    with every player's name) took 420 of 915 px. The numbers that count, named, stay on top in less
+    than a third of the screen; the status lines ("Spiel 1 von …", "Es gibt: …") lead the list under it
+    and scroll with it. The same for a Watten sheet; and the layout check finds nothing on either."""
+    data, url = app
+    store = SheetStore(data, device="Handy Layout")
+    if not any("Xaver Pfisterer" in info.participants for info in store.list_sheets()):
+        store.new_sheet("doppelkopf-turnier", [Participant(id=f"p{i + 1}", name=n) for i, n in enumerate(FIVE)])
+    (Path(data) / "einstellungen.json").write_text(
+        json.dumps({"text_size": "sehr-gross", "device_name": "Handy Layout"}), encoding="utf-8"
+    )
+    page = with_editing_probe(browser.new_page(viewport={"width": width, "height": 915}))
+    page.goto(url)
+    enable_semantics(page)
+    walk = Walk(page, width, "sehr-gross")
+    wait_for_text(page, "Blätter auf diesem Handy")
+    for button, figure, status, names in (
+        (re.compile("Xaver Pfisterer"), "Punkte", "Spiel 1 von", FIVE),
+        (re.compile("Sautreiber"), "Stand im Bummerl 1", "Bummerl 1 von 3", WATTEN),
+    ):
+        walk.taps.tap("button", button, exact=False)  # type: ignore[arg-type]
+        wait_for_text(page, status)
+        settled(page)
+        if width == SHOT_WIDTH:
+            screenshot(page, f"kopf-{'doppelkopf-5' if figure == 'Punkte' else 'watten'}-sehr-gross.png")
+        below = top_of(page, status)  # the list's first line: the header ends above it
+        assert below < THIRD, f"{figure}: the header reaches {below:.0f} px of 915 at {width} px"
+        assert top_of(page, figure) < below and all(top_of(page, name) < below for name in names), body_text(page)
+        found = problems_down_the_screen(page)
+        assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+        walk.taps.tap("button", "Back")
+        wait_for_text(page, "Blätter auf diesem Handy")
+    page.close()
 
 
 CHECKED = """<body style="margin:0">
