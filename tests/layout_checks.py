@@ -49,7 +49,20 @@ what is visible of it): it is measured when scrolled up, not here."""
 BAR = 71
 """Once a screen is scrolled, a node reaching above this is partly scrolled out of sight: the list is
 clipped at the app bar's foot and its padding (56 + 12 px; the sheet's 64 + 6), and the semantics box of
-a node cut there is what is left of it. It was measured whole further up, before the scroll."""
+a node cut there is what is left of it. It was measured whole further up, before the scroll. Where the
+list begins lower (the sheet's fixed header stays put over it), its own top counts (``_LIST_TOP``)."""
+
+_LIST_TOP = """() => {
+  let top = 0;
+  for (const e of document.querySelectorAll('flt-semantics')) {
+    const r = e.getBoundingClientRect(), y = e.style.overflowY;
+    if ((y === 'scroll' || y === 'hidden' || y === 'auto') && r.height > 200 && e.scrollHeight > e.clientHeight + 1) {
+      top = Math.max(top, r.top);
+    }
+  }
+  return top;
+}"""
+"""The top of the screen's scrolling list (the lowest-starting scrollable), 0 where none is found."""
 
 SLACK = 1.15
 """The semantics element sets its text in the browser's font, up to 15 per cent wider than Flutter's Roboto
@@ -103,7 +116,7 @@ def _look(page: Any, top: float) -> tuple[list[str], dict[str, Size]]:
             continue
         one_line = n["h"] <= ONE_LINE or (n["role"] == "button" and n["w"] > MIN_TARGET)
         if one_line and n["sw"] > n["cw"] * SLACK + 2:
-            found.append(f"abgeschnitten ({n['sw']} px Text in {n['cw']} px): {n['text']!r}")
+            found.append(f"abgeschnitten ({n['sw']} px Text in {n['cw']} x {n['h']:.0f} px bei y={n['y']:.0f}): {n['text']!r}")
     return found, sizes
 
 
@@ -138,8 +151,10 @@ def problems_down_the_screen(page: Any, limit: int = 40) -> list[str]:
     page.mouse.wheel(0, -STEP * limit)  # from the top, wherever the last tap left the list
     where = settled(page)
     sizes: dict[str, Size] = {}
+    # once scrolled, a node reaching up to the list's top may be cut there (its box is what is left of it)
+    below = max(BAR, float(page.evaluate(_LIST_TOP)) + 1)
     for look in range(limit):
-        seen, measured = _look(page, top=BAR if look else 0)
+        seen, measured = _look(page, top=below if look else 0)
         found += [p for p in seen if p not in found]
         for name, size in measured.items():  # a control the sheet's header cuts shows only its visible part:
             if name not in sizes or size[0] * size[1] > sizes[name][0] * sizes[name][1]:  # its largest look counts
