@@ -25,7 +25,7 @@ ONE_LINE = 34
 """Height below which a text node is one line (18 px text at "Sehr groß" x 1.4 is 25 px high, two lines of
 the smallest text 12 x 1.4 are 40)."""
 
-_READ = """([EDGE, TOP]) => {
+_READ = """([EDGE, TOP, LIST]) => {
   const w = window.innerWidth, h = window.innerHeight;
   const out = [];
   for (const e of document.querySelectorAll('flt-semantics')) {
@@ -36,7 +36,8 @@ _READ = """([EDGE, TOP]) => {
     out.push({
       role, leaf, text: (e.innerText || '').trim(), label: e.getAttribute('aria-label') || '',
       x: r.x, y: r.y, w: r.width, h: r.height, sw: e.scrollWidth, cw: e.clientWidth,
-      inside: r.x >= -0.5 && r.y >= TOP - 0.5 && r.right <= w + 0.5 && r.bottom <= h - EDGE,
+      inside: r.x >= -0.5 && r.y >= TOP - 0.5 && r.right <= w + 0.5 && r.bottom <= h - EDGE
+        && !(r.y < LIST + 1 && r.bottom > LIST + 0.5),  // not starting at the list's top: maybe cut there
     });
   }
   return out;
@@ -53,7 +54,7 @@ a node cut there is what is left of it. It was measured whole further up, before
 list begins lower (the sheet's fixed header stays put over it), its own top counts (``_LIST_TOP``)."""
 
 _LIST_TOP = """() => {
-  let top = 0;
+  let top = -1e6;
   for (const e of document.querySelectorAll('flt-semantics')) {
     const r = e.getBoundingClientRect(), y = e.style.overflowY;
     if ((y === 'scroll' || y === 'hidden' || y === 'auto') && r.height > 200 && e.scrollHeight > e.clientHeight + 1) {
@@ -62,7 +63,7 @@ _LIST_TOP = """() => {
   }
   return top;
 }"""
-"""The top of the screen's scrolling list (the lowest-starting scrollable), 0 where none is found."""
+"""The top of the screen's scrolling list (the lowest-starting scrollable); -1e6 where none is found."""
 
 SLACK = 1.15
 """The semantics element sets its text in the browser's font, up to 15 per cent wider than Flutter's Roboto
@@ -91,10 +92,11 @@ def _too_small(name: str, size: Size) -> str:
     return f"zu klein ({size[0]:.0f} x {size[1]:.0f} px bei y={size[2]:.0f}): {name!r}"
 
 
-def _look(page: Any, top: float) -> tuple[list[str], dict[str, Size]]:
+def _look(page: Any, top: float, list_top: float = -1e6) -> tuple[list[str], dict[str, Size]]:
     """The cut-off texts and overlaps on the screen as it is now, in words, and the size of each
-    tappable control on it, by name; nodes reaching above ``top`` are left out."""
-    nodes = page.evaluate(_READ, [EDGE, top])
+    tappable control on it, by name; nodes reaching above ``top`` are left out, and those starting at
+    ``list_top`` and reaching into the list (a node the scrolling list cuts there shows only its visible part)."""
+    nodes = page.evaluate(_READ, [EDGE, top, list_top])
     found: list[str] = []
     targets = [n for n in nodes if n["role"] in TAPPABLE and n["inside"]]
     sizes: dict[str, Size] = {}
@@ -152,9 +154,10 @@ def problems_down_the_screen(page: Any, limit: int = 40) -> list[str]:
     where = settled(page)
     sizes: dict[str, Size] = {}
     # once scrolled, a node reaching up to the list's top may be cut there (its box is what is left of it)
-    below = max(BAR, float(page.evaluate(_LIST_TOP)) + 1)
+    list_top = float(page.evaluate(_LIST_TOP))
+    below = max(BAR, list_top + 1)
     for look in range(limit):
-        seen, measured = _look(page, top=below if look else 0)
+        seen, measured = _look(page, top=below if look else 0, list_top=list_top)
         found += [p for p in seen if p not in found]
         for name, size in measured.items():  # a control the sheet's header cuts shows only its visible part:
             if name not in sizes or size[0] * size[1] > sizes[name][0] * sizes[name][1]:  # its largest look counts
