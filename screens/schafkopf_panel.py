@@ -17,7 +17,7 @@ import flet as ft
 from scoring.schafkopf import FARBNAME
 
 from .drafts import DraftIncomplete, Submit, family
-from .looks import LOST, WON, error_box, thumb
+from .looks import LOOKS, LOST, WON, error_box, text_scale, thumb
 from .schafkopf_draft import (
     FEHLER_ARTEN,
     FEHLER_FAELLE,
@@ -212,7 +212,8 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: str 
                 _choice(SPIEL_LABEL[s], functools.partial(draft.choose_spiel, s), chosen=s == draft.spiel, size=16, icon=False)
                 for s in draft.spiel_choices()
             ],
-            per_row=4,
+            # four to a row cut "Rufspiel" and "Farbwenz" to "Rufs…" at "Sehr groß" on 360-412 px
+            per_row=2 if text_scale(ft.use_context(LOOKS)) > 1 else 4,
         ),
         _heading("Wer spielt?"),
         _players(draft, "Spieler", draft.spieler, draft.spieler_choices(), draft.choose_spieler),

@@ -37,7 +37,7 @@ _READ = """([EDGE, TOP, LIST]) => {
       role, leaf, text: (e.innerText || '').trim(), label: e.getAttribute('aria-label') || '',
       x: r.x, y: r.y, w: r.width, h: r.height, sw: e.scrollWidth, cw: e.clientWidth,
       inside: r.x >= -0.5 && r.y >= TOP - 0.5 && r.right <= w + 0.5 && r.bottom <= h - EDGE
-        && !(r.y < LIST + 1 && r.bottom > LIST + 0.5),  // not starting at the list's top: maybe cut there
+        && Math.abs(r.y - LIST) >= 1.5,  // not starting at the list's top: maybe cut there (1 px of it seen)
     });
   }
   return out;
@@ -54,16 +54,18 @@ a node cut there is what is left of it. It was measured whole further up, before
 list begins lower (the sheet's fixed header stays put over it), its own top counts (``_LIST_TOP``)."""
 
 _LIST_TOP = """() => {
-  let top = -1e6;
+  let top = -1e6, tallest = 200;
   for (const e of document.querySelectorAll('flt-semantics')) {
     const r = e.getBoundingClientRect(), y = e.style.overflowY;
-    if ((y === 'scroll' || y === 'hidden' || y === 'auto') && r.height > 200 && e.scrollHeight > e.clientHeight + 1) {
-      top = Math.max(top, r.top);
+    if ((y === 'scroll' || y === 'hidden' || y === 'auto') && r.height > tallest && e.scrollHeight > e.clientHeight + 1) {
+      top = r.top;
+      tallest = r.height;
     }
   }
   return top;
 }"""
-"""The top of the screen's scrolling list (the lowest-starting scrollable); -1e6 where none is found."""
+"""The top of the screen's scrolling list (the tallest scrollable: not a chart or a box in it);
+-1e6 where none is found."""
 
 SLACK = 1.15
 """The semantics element sets its text in the browser's font, up to 15 per cent wider than Flutter's Roboto
