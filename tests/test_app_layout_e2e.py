@@ -170,10 +170,9 @@ _TOP_OF = """(start) => {
 
 
 def top_of(page: Any, start: str) -> float:
-    """Where the text starting with ``start`` begins on the screen (px from the top)."""
-    top = page.evaluate(_TOP_OF, start)
-    assert top is not None, f"no text starting with {start!r}: {body_text(page)}"
-    return float(top)
+    """Where the text starting with ``start`` begins on the screen (px from the top), once it is laid out
+    (its text can be in the page a frame before its box is)."""
+    return float(wait_until(page, lambda: page.evaluate(_TOP_OF, start), f"a text starting with {start!r} on the screen"))
 
 
 @pytest.mark.parametrize("width", [360, 412])
