@@ -17,7 +17,7 @@ import flet as ft
 from scoring.schafkopf import FARBNAME
 
 from .drafts import DraftIncomplete, Submit, family
-from .looks import LOST, WON, error_box
+from .looks import LOOKS, LOST, WON, error_box, text_scale, thumb
 from .schafkopf_draft import (
     FEHLER_ARTEN,
     FEHLER_FAELLE,
@@ -212,7 +212,8 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: str 
                 _choice(SPIEL_LABEL[s], functools.partial(draft.choose_spiel, s), chosen=s == draft.spiel, size=16, icon=False)
                 for s in draft.spiel_choices()
             ],
-            per_row=4,
+            # four to a row cut "Rufspiel" and "Farbwenz" to "Rufs…" at "Sehr groß" on 360-412 px
+            per_row=2 if text_scale(ft.use_context(LOOKS)) > 1 else 4,
         ),
         _heading("Wer spielt?"),
         _players(draft, "Spieler", draft.spieler, draft.spieler_choices(), draft.choose_spieler),
@@ -236,7 +237,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: str 
         ]
     if draft.tout_allowed or draft.tout:
         controls.append(
-            ft.Switch(label="Tout (alle Stiche angesagt)", value=bool(draft.tout), on_change=lambda _: draft.toggle_tout())
+            thumb(ft.Switch(label="Tout (alle Stiche angesagt)", value=bool(draft.tout), on_change=lambda _: draft.toggle_tout()))
         )
     won = draft.gewonnen_shown
     outcomes = draft.gewonnen_choices()
@@ -296,10 +297,12 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: str 
         ]
     if draft.unberechtigt_offered:
         controls.append(
-            ft.Switch(
-                label="Spritze unberechtigt (Gegenpartei nur 1 Stich)",
-                value=bool(draft.unberechtigt),
-                on_change=lambda _: draft.toggle_unberechtigt(),
+            thumb(  # a switch's row is 40 px high: the box makes it a thumb's 48
+                ft.Switch(
+                    label="Spritze unberechtigt (Gegenpartei nur 1 Stich)",
+                    value=bool(draft.unberechtigt),
+                    on_change=lambda _: draft.toggle_unberechtigt(),
+                )
             )
         )
     controls.append(

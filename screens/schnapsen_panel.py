@@ -23,6 +23,9 @@ TWO: ft.ResponsiveNumber = {"xs": 6, "sm": 4, "md": 3}
 THREE: ft.ResponsiveNumber = {"xs": 4, "md": 3}
 FOUR: ft.ResponsiveNumber = {"xs": 3}
 TWO_BY_TWO: ft.ResponsiveNumber = {"xs": 6, "md": 3}
+WHOLE: ft.ResponsiveNumber = {"xs": 12, "sm": 6, "md": 3}
+SHORT = 9
+"""A game's name this long or shorter ("Bettler 4") fits half a phone's width at "Sehr groß" with its tick ("✓ Schnapser 6" did not)."""
 LONG = 18
 """Labels longer than this get a smaller font and two lines ("Kontrabauernschnapser" / "24")."""
 
@@ -95,7 +98,10 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str 
     controls: list[ft.Control] = []
     if correcting:
         controls.append(_heading(f"{correcting} korrigieren: richtig ist"))
-    controls.append(_row([_choice(o, o.value == draft.game, draft.choose_game, col=TWO) for o in draft.game_options()]))
+    large = text_scale(ft.use_context(LOOKS)) > 1
+    # at a large text size half a phone's width holds "Gang 9" but not "Bauernschn…": a long name takes the row
+    games = [(o, WHOLE if large and len(o.short) > SHORT else TWO) for o in draft.game_options()]
+    controls.append(_row([_choice(o, o.value == draft.game, draft.choose_game, col=col) for o, col in games]))
     if draft.game != NORMAL:
         controls += [
             _heading("Wer hat angesagt?"),
@@ -115,7 +121,6 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str 
     herz = draft.herzrunde_option()
     # With the Herzrunde four toggles; four to a row leave a phone's quarter, too narrow for a Spritze's
     # name at a large text size ("Zurückgespritzt ×4" cut at 360 px): two to a row there.
-    large = text_scale(ft.use_context(LOOKS)) > 1
     width = (TWO_BY_TWO if large else FOUR) if herz is not None else THREE
     toggles = [_choice(o, o.value == draft.spritze, draft.toggle_spritze, col=width) for o in draft.spritze_options()]
     if herz is not None:

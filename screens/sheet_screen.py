@@ -18,23 +18,29 @@ from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
 
-def _figure(figure: Figure, *, big: bool) -> ft.Control:
+def _figure(figure: Figure, *, big: bool, compact: bool = False) -> ft.Control:
     """One labelled row of headline numbers: the label above, each participant's value with its name.
 
     Up to three side by side, each in its share of the width. Four or more (Doppelkopf, Schafkopf)
     as a scoreboard, one line per player, the name on the left and the number on the right: in a
-    quarter of a phone's width at a large text size a long name broke in the middle of a word."""
-    label = ft.Text(figure.label, size=14 if big else 13, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
+    quarter of a phone's width at a large text size a long name broke in the middle of a word.
+    ``compact`` (at "Groß" and "Sehr groß"): the scoreboard's lines tighter, so five players' numbers
+    with their names stay in the top third of the screen (issue 22)."""
+    label = ft.Text(
+        figure.label, size=13 if compact else 14 if big else 13, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER
+    )
     if len(figure.values) > 3:
         rows = [
             ft.Row(
                 spacing=8,
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 controls=[
-                    ft.Text(name, size=16 if big else 12, expand=True),
+                    ft.Text(name, size=13 if compact else 16 if big else 12, expand=True),
                     # 22 bold still reads at arm's length; at 26 five rows pushed a Doppelkopf game's
-                    # "Eintragen" below the first screen
-                    ft.Text(value, size=22 if big else 18, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
+                    # "Eintragen" below the first screen; at a large text size 18 (25 px) keeps five rows in the top third
+                    ft.Text(
+                        value, size=18 if compact else 22 if big else 18, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT
+                    ),
                 ],
             )
             for name, value in figure.values
@@ -50,8 +56,8 @@ def _figure(figure: Figure, *, big: bool) -> ft.Control:
                 spacing=0,
                 horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                 controls=[
-                    ft.Text(value, size=40 if big else 18, weight=ft.FontWeight.BOLD),
-                    ft.Text(name, size=14 if big else 12, text_align=ft.TextAlign.CENTER),
+                    ft.Text(value, size=32 if compact else 40 if big else 18, weight=ft.FontWeight.BOLD),
+                    ft.Text(name, size=13 if compact else 14 if big else 12, text_align=ft.TextAlign.CENTER),
                 ],
             )
             for name, value in figure.values
@@ -60,14 +66,12 @@ def _figure(figure: Figure, *, big: bool) -> ft.Control:
     return ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER, controls=[label, values])
 
 
-def _header(state: SheetState) -> ft.Control:
-    """The numbers that count, big enough to read at arm's length and named as the ruleset names
-    them (``Ruleset.headline``), then the ruleset's status lines."""
+def _status_lines(state: SheetState) -> list[ft.Control]:
+    """The headline's other figures, one line each ("Bummerl gewonnen: …"), and the ruleset's status
+    lines ("Spiel 3 von 16", "Es gibt: …")."""
     headline = state.headline
     controls: list[ft.Control] = []
     if headline is not None:
-        controls.append(_figure(headline.main, big=True))
-        # the others as one line each, so the list below keeps its room on a phone
         controls.extend(
             ft.Text(
                 f"{f.label}: " + " · ".join(f"{name} {value}" for name, value in f.values),
@@ -78,11 +82,41 @@ def _header(state: SheetState) -> ft.Control:
             for f in headline.figures[1:]
         )
     controls.extend(ft.Text(message, size=15, weight=ft.FontWeight.W_500) for message in state.messages)
+    return controls
+
+
+def _header(state: SheetState, *, large_text: bool) -> ft.Control:
+    """The numbers that count, big enough to read at arm's length and named as the ruleset names
+    them (``Ruleset.headline``), then the ruleset's status lines.
+
+    At a large text size the header holds the numbers that count alone, tighter: it stays put while
+    the list scrolls under it, and with the status lines too it took 420 of 915 px at "Sehr groß" with
+    five players, leaving the entry panel too little room. The status lines lead the scrolling list
+    then (``_status_box``)."""
+    headline = state.headline
+    controls: list[ft.Control] = []
+    if headline is not None:
+        controls.append(_figure(headline.main, big=True, compact=large_text))
+    if not large_text:
+        controls.extend(_status_lines(state))
     return ft.Container(
-        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+        padding=ft.Padding.symmetric(horizontal=12, vertical=4 if large_text else 8),
         border_radius=12,
         bgcolor=ft.Colors.SECONDARY_CONTAINER,
         content=ft.Column(spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls),
+    )
+
+
+def _status_box(state: SheetState) -> ft.Control | None:
+    """At a large text size: the status lines the header leaves out, on top of the scrolling list."""
+    lines = _status_lines(state)
+    if not lines:
+        return None
+    return ft.Container(
+        padding=ft.Padding.symmetric(horizontal=12, vertical=6),
+        border_radius=12,
+        border=ft.Border.all(1, ft.Colors.SECONDARY_CONTAINER),
+        content=ft.Column(spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=lines),
     )
 
 
@@ -267,6 +301,9 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     sync = _sync(state, tournament)
     if sync is not None:
         panel.insert(0, sync)
+    status = _status_box(state) if large_text else None
+    if status is not None:
+        panel.insert(0, status)
     lines: list[ft.Control] = []
     for line in reversed(state.lines):
         lines.extend(_line(state, line, correct))
@@ -332,7 +369,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
                 spacing=8,
                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
                 controls=[
-                    _header(state),
+                    _header(state, large_text=large_text),
                     listing,
                 ],
             )

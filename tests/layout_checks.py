@@ -25,7 +25,7 @@ ONE_LINE = 34
 """Height below which a text node is one line (18 px text at "Sehr groß" x 1.4 is 25 px high, two lines of
 the smallest text 12 x 1.4 are 40)."""
 
-_READ = """([EDGE, TOP]) => {
+_READ = """([EDGE, TOP, LIST]) => {
   const w = window.innerWidth, h = window.innerHeight;
   const out = [];
   for (const e of document.querySelectorAll('flt-semantics')) {
@@ -36,7 +36,8 @@ _READ = """([EDGE, TOP]) => {
     out.push({
       role, leaf, text: (e.innerText || '').trim(), label: e.getAttribute('aria-label') || '',
       x: r.x, y: r.y, w: r.width, h: r.height, sw: e.scrollWidth, cw: e.clientWidth,
-      inside: r.x >= -0.5 && r.y >= TOP - 0.5 && r.right <= w + 0.5 && r.bottom <= h - EDGE,
+      inside: r.x >= -0.5 && r.y >= TOP - 0.5 && r.right <= w + 0.5 && r.bottom <= h - EDGE
+        && LIST.every(t => Math.abs(r.y - t) >= 1.5),  // not starting at a list's top: maybe cut there
     });
   }
   return out;
@@ -49,7 +50,20 @@ what is visible of it): it is measured when scrolled up, not here."""
 BAR = 71
 """Once a screen is scrolled, a node reaching above this is partly scrolled out of sight: the list is
 clipped at the app bar's foot and its padding (56 + 12 px; the sheet's 64 + 6), and the semantics box of
-a node cut there is what is left of it. It was measured whole further up, before the scroll."""
+a node cut there is what is left of it. It was measured whole further up, before the scroll. Where the
+list begins lower (the sheet's fixed header stays put over it), its own top counts (``_LISTS``)."""
+
+_LISTS = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll('flt-semantics')) {
+    const r = e.getBoundingClientRect(), y = e.style.overflowY;
+    if ((y === 'scroll' || y === 'hidden' || y === 'auto') && r.height > 100) out.push([r.top, r.height]);
+  }
+  return out;
+}"""
+"""Where the screen's scrolling lists begin, and how tall they are (top, height): the sheet's list, under
+its fixed header, and any box in it that scrolls."""
+
 
 SLACK = 1.15
 """The semantics element sets its text in the browser's font, up to 15 per cent wider than Flutter's Roboto
@@ -78,10 +92,11 @@ def _too_small(name: str, size: Size) -> str:
     return f"zu klein ({size[0]:.0f} x {size[1]:.0f} px bei y={size[2]:.0f}): {name!r}"
 
 
-def _look(page: Any, top: float) -> tuple[list[str], dict[str, Size]]:
+def _look(page: Any, top: float, list_tops: tuple[float, ...] = ()) -> tuple[list[str], dict[str, Size]]:
     """The cut-off texts and overlaps on the screen as it is now, in words, and the size of each
-    tappable control on it, by name; nodes reaching above ``top`` are left out."""
-    nodes = page.evaluate(_READ, [EDGE, top])
+    tappable control on it, by name; nodes reaching above ``top`` are left out, and those starting at
+    one of ``list_tops`` and reaching into the list (a node the scrolling list cuts there shows only its visible part)."""
+    nodes = page.evaluate(_READ, [EDGE, top, list(list_tops)])
     found: list[str] = []
     targets = [n for n in nodes if n["role"] in TAPPABLE and n["inside"]]
     sizes: dict[str, Size] = {}
@@ -103,7 +118,7 @@ def _look(page: Any, top: float) -> tuple[list[str], dict[str, Size]]:
             continue
         one_line = n["h"] <= ONE_LINE or (n["role"] == "button" and n["w"] > MIN_TARGET)
         if one_line and n["sw"] > n["cw"] * SLACK + 2:
-            found.append(f"abgeschnitten ({n['sw']} px Text in {n['cw']} px): {n['text']!r}")
+            found.append(f"abgeschnitten ({n['sw']} px Text in {n['cw']} x {n['h']:.0f} px bei y={n['y']:.0f}): {n['text']!r}")
     return found, sizes
 
 
@@ -138,8 +153,18 @@ def problems_down_the_screen(page: Any, limit: int = 40) -> list[str]:
     page.mouse.wheel(0, -STEP * limit)  # from the top, wherever the last tap left the list
     where = settled(page)
     sizes: dict[str, Size] = {}
+    # once scrolled, a node reaching up to the list's top may be cut there (its box is what is left of it)
+    lists = page.evaluate(_LISTS)
+    for _ in range(10):  # a sheet just shown again (after the close) marks its list scrollable a few frames later
+        if lists:
+            break
+        next_frame(page)
+        lists = page.evaluate(_LISTS)
+    print(f"scrolling lists (top, height): {lists}")  # shown when the check fails
+    list_tops = tuple(float(t) for t, _ in lists)
+    below = max(BAR, max(lists, key=lambda t: t[1])[0] + 1 if lists else 0)  # the tallest: the sheet's list
     for look in range(limit):
-        seen, measured = _look(page, top=BAR if look else 0)
+        seen, measured = _look(page, top=below if look else 0, list_tops=list_tops)
         found += [p for p in seen if p not in found]
         for name, size in measured.items():  # a control the sheet's header cuts shows only its visible part:
             if name not in sizes or size[0] * size[1] > sizes[name][0] * sizes[name][1]:  # its largest look counts

@@ -21,7 +21,7 @@ from screens.statistics_state import DATE_HINT
 from storage import SheetStore
 
 from .browser import Taps, body_text, enable_semantics, running_app, screenshot, wait_for_text, wait_until, with_editing_probe
-from .layout_checks import problems
+from .layout_checks import problems, settled
 from .walks import Looks
 
 LONG = ["Dieter Schwarzenberger", "Annemarie Huber", "Bartholomäus Lechner", "Carla Obermaier"]
@@ -139,6 +139,79 @@ def test_the_first_start_asks_the_phones_name_once(app: Any, browser: Any) -> No
     assert "Wie heißt dieses Handy?" not in body_text(page)
     page.close()
     walk.looks.assert_none()
+
+
+FIVE = [*LONG, "Xaver Pfisterer"]
+SCHAFKOPF = ["Maximilian Oberhuber", "Bernadette Kiermaier", "Carla Huberbauer", "Dieter Obermeier"]
+SCHNAPSEN = {
+    "Die Innviertler Kartenrunde": ("Resi Gruber", "Poldl Gruber"),
+    "Schnapsbrüder vom Hausruck": ("Hansi Wimmer", "Gusti Wimmer"),
+}
+THIRD = 915 / 3
+"""The sheet's fixed header (app bar and the numbers that count) must leave two thirds of the screen
+to the list under it, where the entry panel is."""
+
+HEADERS = [  # (ruleset, participants, a name to open it by, the figure on top, the list's first line)
+    ("doppelkopf-turnier", FIVE, "Xaver Pfisterer", "Punkte", "Spiel 1 von"),
+    ("watten-turnier", WATTEN, "Sautreiber", "Stand im Bummerl 1", "Bummerl 1 von 3"),
+    ("schafkopf-turnier", SCHAFKOPF, "Bernadette Kiermaier", "Spielpunkte", "Spiel 1 von"),
+    ("bauernschnapsen", list(SCHNAPSEN), "Innviertler", "Stand im Bummerl 1", "Bummerl verloren"),
+]
+
+_TOP_OF = """(start) => {
+  const tops = [];
+  for (const e of document.querySelectorAll('flt-semantics')) {
+    if (e.querySelector('flt-semantics')) continue;
+    const text = (e.innerText || '').trim(), r = e.getBoundingClientRect();
+    if (r.height > 0 && text.startsWith(start)) tops.push(r.top);
+  }
+  return tops.length ? Math.min(...tops) : null;
+}"""
+
+
+def top_of(page: Any, start: str) -> float:
+    """Where the text starting with ``start`` begins on the screen (px from the top), once it is laid out
+    (its text can be in the page a frame before its box is)."""
+    return float(wait_until(page, lambda: page.evaluate(_TOP_OF, start), f"a text starting with {start!r} on the screen"))
+
+
+@pytest.mark.parametrize("width", [360, 412])
+def test_the_sheets_header_keeps_to_the_top_third_at_sehr_gross(app: Any, browser: Any, width: int) -> None:
+    """Issue 22: at "Sehr groß" a five-player Doppelkopf sheet's fixed header (title, actions, the points
+    with every player's name) took 420 of 915 px. The numbers that count, named, stay on top in less
+    than a third of the screen; the status lines ("Spiel 1 von …", "Es gibt: …") lead the list under it
+    and scroll with it. The same for a Watten, a four-player Schafkopf and a Bauernschnapsen sheet; and
+    the layout check finds nothing on any of them."""
+    data, url = app
+    store = SheetStore(data, device="Handy Layout")
+    made = {tuple(info.participants) for info in store.list_sheets()}
+    for ruleset, names, *_ in HEADERS:
+        if tuple(names) not in made:
+            members = [SCHNAPSEN.get(n, ()) for n in names]
+            people = [Participant(id=f"p{i + 1}", name=n, members=m) for i, (n, m) in enumerate(zip(names, members, strict=True))]
+            store.new_sheet(ruleset, people)
+    (Path(data) / "einstellungen.json").write_text(
+        json.dumps({"text_size": "sehr-gross", "device_name": "Handy Layout"}), encoding="utf-8"
+    )
+    page = with_editing_probe(browser.new_page(viewport={"width": width, "height": 915}))
+    page.goto(url)
+    enable_semantics(page)
+    taps, look = Taps(page), Looks(page)
+    wait_for_text(page, "Blätter auf diesem Handy")
+    for ruleset, names, button, figure, status in HEADERS:
+        taps.tap("button", re.compile(button), exact=False)  # type: ignore[arg-type]
+        wait_for_text(page, status)
+        settled(page)
+        if width == SHOT_WIDTH:
+            screenshot(page, f"kopf-{ruleset.split('-')[0]}-sehr-gross.png")
+        below = top_of(page, status)  # the list's first line: the header ends above it
+        assert below < THIRD, f"{ruleset}: the header reaches {below:.0f} px of 915 at {width} px"
+        assert top_of(page, figure) < below and all(top_of(page, name) < below for name in names), body_text(page)
+        look(f"{ruleset} at {width} px")
+        taps.tap("button", "Back")
+        wait_for_text(page, "Blätter auf diesem Handy")
+    page.close()
+    look.assert_none()
 
 
 CHECKED = """<body style="margin:0">

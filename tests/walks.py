@@ -10,8 +10,6 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from scoring import Sheet, find_ruleset
 from storage import SheetStore
 
@@ -141,18 +139,6 @@ def _in_order(text: str, start: int, items: list[str]) -> bool:
             return False
         at += len(item)
     return True
-
-
-HEADER_TOO_TALL = pytest.mark.xfail(
-    raises=LayoutProblems,
-    strict=True,
-    reason="at 'Sehr groß' on 360 px the sheet's fixed header takes about 540 of 915 px with four players "
-    "(issue 22, branch issue-22e makes it compact): a control under it is measured as the part of it still "
-    "seen (40 px high) and a text cut by it as cut off",
-)
-"""Open (2026-11-26): the walks' other findings were fixed in the panels; what they still find (controls
-40 px high right under the header, long panel and line texts "cut off") looks like the header's doing, but
-is not proven to be all of it: with the compact header the mark must go (``strict``), and what is left fixed."""
 
 
 def house_rules(page: Any, control: Any) -> Any:
