@@ -334,9 +334,9 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
     entry_models: ClassVar[dict[str, type[BaseModel]]]
     """Entry kinds this ruleset accepts besides correction/void/close, with their data models."""
     input_rules: ClassVar[dict[str, str]] = {}
+    """The rule to cite when a field of an entry's data is out of its range (else "Eingabe")."""
     game_kinds: ClassVar[frozenset[str]] = frozenset({"game"})
     """Entry kinds the players count as a game ("7. Spiel"); the others are events (``numbering``)."""
-    """The rule to cite when a field of an entry's data is out of its range (else "Eingabe")."""
 
     # -- options -------------------------------------------------------------------------
     def options(self, values: Mapping[str, Any] | None = None) -> OptionsT:
@@ -535,6 +535,13 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
         the end the result that counts. Default: each participant's points over the sheet; rulesets
         with a Bummerl, a Wertung or Tischpunkte override this."""
         return Headline(figures=(figure("Punkte", sheet, score.totals),))
+
+    def status_beside_headline(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
+        """The status messages the sheet shows under its headline: all of them, except those that say
+        again what a figure on top shows (a player reading "Bummerl: …" under "Bummerl verloren" asks
+        which one counts). The printout, the CLI and the organizer's table show every message, having
+        no headline. Rulesets whose status repeats a figure override this."""
+        return score.status.messages
 
     def counted_kinds(self, sheet: Sheet) -> frozenset[str]:
         """The entry kinds the players count as a game on this sheet (``game_kinds``; a ruleset whose

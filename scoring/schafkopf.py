@@ -908,6 +908,10 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
         label = "Ergebnis" if result.abgeschlossen else "Ergebnis (vorläufig)"
         return Headline(figures=(figure(label, sheet, {p: r.ergebnis for p, r in result.spieler.items()}), spielpunkte))
 
+    def status_beside_headline(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
+        """Without the ranked "Spielpunkte: …": the headline shows every player's Spielpunkte."""
+        return tuple(m for m in score.status.messages if not m.startswith("Spielpunkte: "))
+
     def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
         """Per player by place: Spielpunkte, Tischpunkte, Ergebnis and Reuegeld; the table's Reuegeld
         and the 100-point check (Tischpunkte). Before the close the Tischpunkte are provisional."""

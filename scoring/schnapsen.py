@@ -75,6 +75,7 @@ How this module reads the document where it is not explicit:
 
 from __future__ import annotations
 
+import re
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -110,6 +111,9 @@ R_KHB = "Kontra-Herrenbauer (höchstens 24 pro Bummerl)"
 R_TALON = "Talonschnapsen (Punkte)"
 R_TALON_BUMMERL = "Talonschnapsen (Bummerl)"
 R_TEILNEHMER = "Allgemeine Regeln (Teams)"
+
+_REPEATED = re.compile(r"Bummerl: |Bummerl \d+, Stand ")
+"""Status messages the headline shows already (``status_beside_headline``)."""
 
 Who = Literal["rufer_seite", "alle", "rufer", "gegner", "partner"]
 
@@ -603,6 +607,12 @@ class _Schnapsen(Ruleset[_State, SchnapsenOptions]):
         counting = " (fehlt noch)" if self.options(sheet.ruleset.options).countdown else ""
         stand = figure(f"Stand im Bummerl {number}{counting}", sheet, score.status.details["stand"])
         return Headline(figures=(stand, lost))
+
+    def status_beside_headline(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
+        """Without "Bummerl: A 0, B 1" (the headline's "Bummerl verloren" is the same count, named) and
+        without "Bummerl 2, Stand 0:9" (the headline's "Stand im Bummerl 2"); with a set number of
+        Bummerl the line stays ("Bummerl 2 von 3, …" says how many)."""
+        return tuple(m for m in score.status.messages if not _REPEATED.match(m))
 
     def paper_totals(self, sheet: Sheet, score: Score) -> tuple[tuple[str, dict[str, int]], ...]:
         """Each Bummerl's end stand as written, the open one's if the sheet ended in it, and the Bummerl

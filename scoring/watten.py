@@ -518,6 +518,11 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             figures += [figure("Wertung bisher (Punkte)", sheet, points), figure("Bummerl gewonnen", sheet, won)]
         return Headline(figures=tuple(figures))
 
+    def status_beside_headline(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
+        """Without "Bummerl gewonnen A 1 : 0 B": the headline's figure of that name shows it once a
+        Bummerl is closed (before, it says 0 : 0). "Bummerl 2 von 3, Stand …" stays: it says how many."""
+        return tuple(m for m in score.status.messages if not m.startswith("Bummerl gewonnen "))
+
     # -- tournament ----------------------------------------------------------------------------
     def standings(self, sheets: Sequence[Sheet], *, scores: Sequence[Score] | None = None) -> tuple[Standing, ...]:
         """Regel 13: the ranking over all Durchgänge (one sheet per table and Durchgang).

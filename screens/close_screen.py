@@ -36,7 +36,7 @@ def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str, sign
         controls.append(ft.Text(state.load_error or "Kein Blatt.", color=ft.Colors.ERROR))
     else:
         controls.append(ft.Text(state.title + (f" · {state.where}" if state.where else ""), size=15))
-        controls.extend(ft.Text(m, size=15, weight=ft.FontWeight.W_500) for m in state.messages)
+        controls.extend(ft.Text(m, size=15, weight=ft.FontWeight.W_500) for m in state.status_messages)
         lines = state.result_lines
         if lines:
             controls.append(ft.Text("Ergebnis", size=18, weight=ft.FontWeight.BOLD))

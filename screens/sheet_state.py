@@ -197,8 +197,16 @@ class SheetState:
         return find_ruleset(self.sheet.ruleset.id).headline(self.sheet, self.score)
 
     @property
-    def messages(self) -> tuple[str, ...]:
+    def status_messages(self) -> tuple[str, ...]:
+        """Every status line of the sheet (the close screen shows them without a headline)."""
         return self.score.status.messages if self.score is not None else ()
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        """The status lines under the headline: what the figures on top do not show already."""
+        if self.sheet is None or self.score is None:
+            return ()
+        return find_ruleset(self.sheet.ruleset.id).status_beside_headline(self.sheet, self.score)
 
     @property
     def finished(self) -> bool:

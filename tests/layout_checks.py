@@ -75,8 +75,9 @@ TAPPABLE = {"button", "checkbox", "radio", "switch", "textbox", "slider", "tab"}
 
 def problems(page: Any, top: float = 0) -> list[str]:
     """Every cut-off text, overlap and small target on the screen as it is now, in words; nodes reaching
-    above ``top`` are left out."""
-    found, sizes = _look(page, top)
+    above ``top`` are left out, and so are those starting at a scrolling list's top: once the list is
+    scrolled, what the fixed header cuts there shows only its visible part (``_LISTS``)."""
+    found, sizes = _look(page, top, tuple(float(t) for t, _ in page.evaluate(_LISTS)))
     return [_too_small(name, size) for name, size in sizes.items() if _is_small(size)] + found
 
 

@@ -61,7 +61,7 @@ def test_a_sheet_is_shared_as_pdf_csv_and_json(browser, tmp_path: Path) -> None:
     SheetStore(tmp_path).create(sheet)
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(tmp_path)}) as url:
         page = open_page(browser, f"{url}blatt/{sheet.id}")
-        wait_for_text(page, "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl", 30_000)
+        wait_for_text(page, "Bummerl gewonnen: Die Sautreiber 2 · Kartlbrüder Wörgl 1", 30_000)
         screenshot(page, "blatt-teilen-knopf.png")
         page.get_by_role("button", name="Teilen / Exportieren").click()
         wait_for_text(page, "Tischliste als PDF herunterladen", 15_000)

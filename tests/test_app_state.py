@@ -127,6 +127,9 @@ def test_games_undo_correct_and_close_with_the_trail(store: SheetStore) -> None:
     assert state.submit("game", {"winner": "A", "value": 4})
     assert state.notice == "3. Spiel eingetragen"
     assert state.stand == [("Die Sautreiber", 6), ("Kartlbrüder", 3)]
+    # under the headline, what it does not show; the close screen (no headline) keeps every line
+    assert state.messages == ("Bummerl 1 von 3, Stand 6:3", "Es gibt: Die Sautreiber")
+    assert state.status_messages == (*state.messages, "Bummerl gewonnen Die Sautreiber 0 : 0 Kartlbrüder")
     assert state.undo_last()
     assert state.stand == [("Die Sautreiber", 2), ("Kartlbrüder", 3)]
     voided = state.lines[-1]

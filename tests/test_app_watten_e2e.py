@@ -143,7 +143,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
         wait_for_text(page, "Durchgang beendet", 10_000)
         expected = expected_score()
         text = body_text(page)
-        assert "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl" in text
+        assert "Bummerl gewonnen: Die Sautreiber 2 · Kartlbrüder Wörgl 1" in text
         wertung = {t: r.points for t, r in expected.result.teams.items()}  # type: ignore[attr-defined]
         # the big numbers: the Wertung that ranks (Regel 12), named; not the points written
         assert f"Wertung (Punkte)\n{wertung['A']}\n{wertung['B']}\n{A}\n{B}\n" in text, text
@@ -199,7 +199,7 @@ def test_a_whole_durchgang_from_the_form_to_the_signature(browser, data_dir: Pat
         screenshot(page, "start.png")
         row.click()
         wait_for_control(page, "button", "Ergebnis")
-        wait_for_text(page, "Bummerl gewonnen Die Sautreiber 2 : 1 Kartlbrüder Wörgl", 15_000)
+        wait_for_text(page, "Bummerl gewonnen: Die Sautreiber 2 · Kartlbrüder Wörgl 1", 15_000)
         text = body_text(page)
         assert "2. Spiel (korrigiert)" in text and "Ergebnis" in text
         assert all(line in text for line in result)

@@ -9,8 +9,10 @@ from scoring import Entry, Replacement, Sheet, all_rulesets, find_ruleset
 from scoring.engine import RuleViolation
 from scoring.numbering import next_label, numbering, refusal_text
 
-from .conftest import DATA
+from .conftest import DATA, ROOT
 from .test_watten import WATTEN, game, new_sheet, play, to_13
+
+EXAMPLES = ROOT / "docs" / "examples"
 
 
 def labels(figures: tuple) -> list[str]:  # type: ignore[type-arg]
@@ -109,3 +111,33 @@ def test_numbering_counts_games_as_players_do() -> None:
     assert refusal_text(violation, entries, WATTEN.game_kinds) == "14. Spiel: Regel 8: nicht gspannt"
     new = RuleViolation("Regel 1", "beendet", entry=len(entries))
     assert refusal_text(new, entries[:-1], WATTEN.game_kinds, "game") == "26. Spiel: Regel 1: beendet"
+
+
+def test_the_status_under_the_headline_does_not_say_again_what_it_shows() -> None:
+    """The Bauernschnapsen status read "Bummerl: A 1, B 2" under "Bummerl verloren", the Schafkopf status
+    ranked the Spielpunkte under the Spielpunkte: the sheet shows each count once, named
+    (``Ruleset.status_beside_headline``); what the headline does not show stays, and the printout, the
+    CLI and the organizer's table keep every status message."""
+    repeated = {
+        "schafkopf-turnier": "Spielpunkte: ",
+        "bauernschnapsen": "Bummerl: ",
+        "talonschnapsen": "Bummerl: ",
+        "watten-turnier": "Bummerl gewonnen ",
+    }
+    for ruleset_id, start in repeated.items():
+        sheet = Sheet.model_validate_json((EXAMPLES / f"{ruleset_id}.json").read_bytes())
+        ruleset = find_ruleset(ruleset_id)
+        for cut in range(1, len(sheet.entries) + 1):
+            part = sheet.model_copy(update={"entries": sheet.entries[:cut]})
+            score = ruleset.score(part)
+            shown = ruleset.status_beside_headline(part, score)
+            assert any(m.startswith(start) for m in score.status.messages), (ruleset_id, cut)
+            assert not any(m.startswith(start) for m in shown), (ruleset_id, cut, shown)
+            assert set(shown) <= set(score.status.messages) and shown, (ruleset_id, cut)
+    watten = Sheet.model_validate_json((EXAMPLES / "watten-turnier.json").read_bytes())
+    midway = watten.model_copy(update={"entries": watten.entries[:13]})
+    assert WATTEN.status_beside_headline(midway, WATTEN.score(midway))[0] == "Bummerl 2 von 3, Stand 2:9"
+    doppelkopf = find_ruleset("doppelkopf-turnier")
+    sheet = Sheet.model_validate_json((EXAMPLES / "doppelkopf-turnier.json").read_bytes())
+    score = doppelkopf.score(sheet)
+    assert doppelkopf.status_beside_headline(sheet, score) == score.status.messages

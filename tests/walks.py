@@ -150,6 +150,10 @@ def house_rules(page: Any, control: Any) -> Any:
     header = page.get_by_role("button", name=re.compile("^Hausregeln")).first
     wait_for_control(page, "button", re.compile("^Hausregeln"))
     if not control.count() and header.get_attribute("aria-description") != "Expanded":
+        # scrolled to as a finger scrolls: Playwright's own scrolling of the header into view moved the
+        # form under Flutter, which followed a frame later, and under load the click waited 90 s for it
+        # to stand still (the CI run of 26 Nov, Talonschnapsen at 360 px)
+        stand_still(page, header, "the Hausregeln", patient())
         header.click()
         wait_until(page, lambda: header.get_attribute("aria-description") == "Expanded", "the Hausregeln opened")
     return wait_for_locator(page, control, "the house rule's control")
