@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser import next_frame, over_the_list
+from .browser import next_frame, over_the_list, wait_until
 
 MIN_TARGET = 48
 ONE_LINE = 34
@@ -146,10 +146,17 @@ def settled(page: Any) -> str:
         before = now
 
 
-def problems_down_the_screen(page: Any, limit: int = 40) -> list[str]:
+def problems_down_the_screen(page: Any, limit: int = 40, *, scrolls: bool = False) -> list[str]:
     """``problems`` of the whole screen: from its top, looked at, scrolled down by ``STEP`` with the mouse wheel as a
-    finger scrolls, looked at again, until the list moves no more; then scrolled back to the top."""
+    finger scrolls, looked at again, until the list moves no more; then scrolled back to the top.
+
+    ``scrolls``: the caller knows the screen's list is longer than the screen (a sheet of many games):
+    first wait until Flutter has marked it scrollable. A sheet shown again after its close marks it
+    some frames late, on a busy machine many: until then the wheel does not move the list to its top
+    and a line its header cuts is not known as cut there (a stress round of 27 Nov)."""
     page.mouse.move(*over_the_list(page.viewport_size))  # not over the sheet's fixed header
+    if scrolls:
+        wait_until(page, lambda: bool(page.evaluate(_LISTS)), "the screen's list marked scrollable")
     found: list[str] = []
     page.mouse.wheel(0, -STEP * limit)  # from the top, wherever the last tap left the list
     where = settled(page)

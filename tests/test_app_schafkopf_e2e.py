@@ -407,7 +407,7 @@ def test_a_serie_of_32_games_at_360_px_and_sehr_gross(browser, app: App) -> None
         look("abschließen")
         tap(taps, B, "Abschließen und unterschreiben")
         wait_for_text(page, f"Serie abgeschlossen, unterschrieben von {keeper}", 10_000)
-        look("Ergebnis")
+        look("Ergebnis", scrolls=True)  # the whole sheet under the result: longer than the screen
         screenshot(page, "schafkopf-ergebnis-360-sehr-gross.png")
         sheet = sheet_of(app.data_dir, WIDE_PLAYERS)
         assert sheet.entries[-1].kind == "close" and sheet.entries[-1].data["signed_by"] == keeper

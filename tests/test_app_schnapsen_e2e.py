@@ -392,7 +392,7 @@ def sign_looking(page: Any, look: Looks, app: App, names: tuple[str, ...], signe
     look("abschließen")
     click(page, "Abschließen und unterschreiben")
     wait_for_text(page, result, 15_000)
-    look("Ergebnis")
+    look("Ergebnis", scrolls=True)  # the whole sheet under the result: longer than the screen
     sheet = sheet_of(app.data_dir, names)
     assert sheet.entries[-1].kind == "close" and sheet.entries[-1].data["signed_by"] == signer
     assert numbers_on_top(page, sheet) == ("Bummerl verloren", "Bummerl gewonnen")

@@ -85,8 +85,9 @@ class Looks:
         self.page = page
         self.found: dict[str, list[str]] = {}
 
-    def __call__(self, state: str) -> None:
-        wrong = problems_down_the_screen(self.page)
+    def __call__(self, state: str, *, scrolls: bool = False) -> None:
+        """Look at the screen in ``state``; ``scrolls``: its list is known to be longer than the screen."""
+        wrong = problems_down_the_screen(self.page, scrolls=scrolls)
         if wrong:
             self.found[state] = wrong
 
