@@ -108,6 +108,8 @@ SPRITZE = "Spritze"
 SPRITZE_RE = "Spritze (nur die Gegenpartei, Re ist nicht erlaubt)"
 UNBERECHTIGT = "Unberechtigte Spritze"
 TOUT = "Spielpunkte: Tout"
+_SPIELPUNKTE = "Spielpunkte: "
+"""The status line ranking the Spielpunkte (the sheet shows them on top instead: ``status_beside_headline``)."""
 GEWONNEN = "Spiel gewonnen mit 61, Schneider mit 30"
 FEHLER = "Falsches Ausspiel / falsches Bedienen"
 REUEGELD = "Reuegeld"
@@ -857,7 +859,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
             messages.append(f"Spiel {state.games + 1} von {opts.spiele}, noch {left} offen")
             messages.append(f"Es gibt: {ctx.name(state.dealer())}")
         stand = sorted(ctx.participant_ids, key=lambda p: state.spielpunkte[p], reverse=True)
-        messages.append("Spielpunkte: " + ", ".join(f"{ctx.name(p)} {signed(state.spielpunkte[p])}" for p in stand))
+        messages.append(_SPIELPUNKTE + ", ".join(f"{ctx.name(p)} {signed(state.spielpunkte[p])}" for p in stand))
         owed = {p: c for p, c in state.reuegeld.items() if c}
         if owed:
             messages.append("Reuegeld: " + ", ".join(f"{ctx.name(p)} {euro(c)}" for p, c in owed.items()))
@@ -910,7 +912,7 @@ class SchafkopfTurnier(Ruleset[_State, SchafkopfOptions]):
 
     def status_beside_headline(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
         """Without the ranked "Spielpunkte: …": the headline shows every player's Spielpunkte."""
-        return tuple(m for m in score.status.messages if not m.startswith("Spielpunkte: "))
+        return tuple(m for m in score.status.messages if not m.startswith(_SPIELPUNKTE))
 
     def result_lines(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
         """Per player by place: Spielpunkte, Tischpunkte, Ergebnis and Reuegeld; the table's Reuegeld

@@ -73,6 +73,8 @@ R10 = "Regel 10 (Bscheißn)"
 R11 = "Regel 11 (Zeitlimit)"
 R12 = "Regel 12 (Wertung)"
 R13 = "Regel 13 (Sieger)"
+_GEWONNEN = "Bummerl gewonnen "
+"""The status line of the Bummerl won (the sheet shows them on top instead: ``status_beside_headline``)."""
 SPIELWERT = "Spielwert (2, je Ausschaffen +1)"
 
 
@@ -455,7 +457,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
             messages.extend(f"{ctx.name(t)} ist gspannt" for t in gspannt)
             messages.append(f"Es gibt: {ctx.name(state.dealer)}")
         a, b = state.teams
-        messages.append(f"Bummerl gewonnen {ctx.name(a)} {won[a]} : {won[b]} {ctx.name(b)}")
+        messages.append(f"{_GEWONNEN}{ctx.name(a)} {won[a]} : {won[b]} {ctx.name(b)}")
         return Status(
             finished=finished,
             dealer=None if finished else state.dealer,
@@ -521,7 +523,7 @@ class WattenTurnier(Ruleset[_State, WattenOptions]):
     def status_beside_headline(self, sheet: Sheet, score: Score) -> tuple[str, ...]:
         """Without "Bummerl gewonnen A 1 : 0 B": the headline's figure of that name shows it once a
         Bummerl is closed (before, it says 0 : 0). "Bummerl 2 von 3, Stand …" stays: it says how many."""
-        return tuple(m for m in score.status.messages if not m.startswith("Bummerl gewonnen "))
+        return tuple(m for m in score.status.messages if not m.startswith(_GEWONNEN))
 
     # -- tournament ----------------------------------------------------------------------------
     def standings(self, sheets: Sequence[Sheet], *, scores: Sequence[Score] | None = None) -> tuple[Standing, ...]:

@@ -18,7 +18,7 @@ from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
 
-def _figure(figure: Figure, *, big: bool, compact: bool = False) -> ft.Control:
+def _figure(figure: Figure, *, compact: bool = False) -> ft.Control:
     """One labelled row of headline numbers: the label above, each participant's value with its name.
 
     Up to three side by side, each in its share of the width. Four or more (Doppelkopf, Schafkopf)
@@ -26,21 +26,17 @@ def _figure(figure: Figure, *, big: bool, compact: bool = False) -> ft.Control:
     quarter of a phone's width at a large text size a long name broke in the middle of a word.
     ``compact`` (at "Groß" and "Sehr groß"): the scoreboard's lines tighter, so five players' numbers
     with their names stay in the top third of the screen (issue 22)."""
-    label = ft.Text(
-        figure.label, size=13 if compact else 14 if big else 13, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER
-    )
+    label = ft.Text(figure.label, size=13 if compact else 14, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
     if len(figure.values) > 3:
         rows = [
             ft.Row(
                 spacing=8,
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 controls=[
-                    ft.Text(name, size=13 if compact else 16 if big else 12, expand=True),
+                    ft.Text(name, size=13 if compact else 16, expand=True),
                     # 22 bold still reads at arm's length; at 26 five rows pushed a Doppelkopf game's
                     # "Eintragen" below the first screen; at a large text size 18 (25 px) keeps five rows in the top third
-                    ft.Text(
-                        value, size=18 if compact else 22 if big else 18, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT
-                    ),
+                    ft.Text(value, size=18 if compact else 22, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
                 ],
             )
             for name, value in figure.values
@@ -56,8 +52,8 @@ def _figure(figure: Figure, *, big: bool, compact: bool = False) -> ft.Control:
                 spacing=0,
                 horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                 controls=[
-                    ft.Text(value, size=32 if compact else 40 if big else 18, weight=ft.FontWeight.BOLD),
-                    ft.Text(name, size=13 if compact else 14 if big else 12, text_align=ft.TextAlign.CENTER),
+                    ft.Text(value, size=32 if compact else 40, weight=ft.FontWeight.BOLD),
+                    ft.Text(name, size=13 if compact else 14, text_align=ft.TextAlign.CENTER),
                 ],
             )
             for name, value in figure.values
@@ -96,7 +92,7 @@ def _header(state: SheetState, *, large_text: bool) -> ft.Control:
     headline = state.headline
     controls: list[ft.Control] = []
     if headline is not None:
-        controls.append(_figure(headline.main, big=True, compact=large_text))
+        controls.append(_figure(headline.main, compact=large_text))
     if not large_text:
         controls.extend(_status_lines(state))
     return ft.Container(
