@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import flet as ft
 
-from .looks import error_box, scaling
+from .looks import entered, error_box, scaling
 from .sheet_state import NO_SIGNATURE, SheetState
 
 
@@ -57,7 +57,7 @@ def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str, sign
                     ft.TextField(
                         label="Vermerk der Turnierleitung",
                         value=note.current or "",
-                        on_change=lambda e: set_note(e.control.value),
+                        on_change=lambda e: set_note(entered(e)),
                     )
                 )
             controls.append(
@@ -65,7 +65,7 @@ def CloseScreen(state: SheetState, on_done: Callable[[], None], route: str, sign
                     label="Unterschrift (Name)",
                     value=signature.current or "",
                     error=state.close_error if state.close_error == NO_SIGNATURE else None,
-                    on_change=lambda e: set_signer(e.control.value),
+                    on_change=lambda e: set_signer(entered(e)),
                     text_size=18,
                 )
             )

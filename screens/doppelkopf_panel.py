@@ -27,6 +27,7 @@ from .doppelkopf_draft import (
     DoppelkopfDraft,
 )
 from .drafts import DraftIncomplete, Submit, family
+from .looks import entered
 
 TOUCH = 52
 """Height of a chip: above the 48 px a thumb needs at a loud table."""
@@ -142,7 +143,7 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
                     input_filter=ft.NumbersOnlyInputFilter(),
                     max_length=3,
                     counter="",
-                    on_change=lambda e: draft.set_augen(e.control.value),
+                    on_change=lambda e: draft.set_augen(entered(e)),
                     on_submit=lambda _: submit(),
                 ),
                 ft.Text(f"Kontra: {kontra}" if kontra is not None else "Kontra: 240 − Re", size=17),
@@ -304,7 +305,7 @@ def _penalty(draft: DoppelkopfDraft) -> list[ft.Control]:
                 text_size=17,
                 max_length=200,
                 counter="",
-                on_change=lambda e: draft.set_grund(e.control.value),
+                on_change=lambda e: draft.set_grund(entered(e)),
             )
         )
         if draft.strafe_spiel_choices:

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import flet as ft
 
 from .habits import suggest
-from .looks import FIELD_ERROR, offer_chips, scaling
+from .looks import FIELD_ERROR, entered, offer_chips, scaling
 from .qr_camera import QrCamera, camera_possible
 from .tournament_state import TournamentState
 
@@ -26,7 +26,7 @@ def _field(
         error_max_lines=4,
         error_style=FIELD_ERROR,
         keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
-        on_change=lambda e: state.set_field(name, e.control.value),
+        on_change=lambda e: state.set_field(name, entered(e)),
         text_size=17,
     )
 

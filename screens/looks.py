@@ -186,6 +186,23 @@ def thumb(control: ft.Control, *, grows: bool = True) -> ft.Control:
     return box
 
 
+def entered(event: ft.Event[Any]) -> str:
+    """What the player typed or chose, as the change event itself carries it (a text field's text, a
+    radio group's value).
+
+    Never the control's ``value`` at the time the handler runs: the browser sends the new value first
+    and the change event after it, and a redraw in between (the sync state read every second, the
+    sheet re-read from disk) sets the control back to the value drawn before. The handler then stored
+    the old text and the next redraw wiped what was typed (Flet 1.0.5; CI lost a joining player's
+    name that way on 27 Nov)."""
+    return "" if event.data is None else str(event.data)
+
+
+def switched(event: ft.Event[Any]) -> bool:
+    """A switch's or a checkbox's new state, as its change event carries it (see ``entered``)."""
+    return event.data in (True, "true")
+
+
 def choices(
     value: str | None, options: Sequence[tuple[str, str]], on_change: Callable[[str], None], *, row: bool = False
 ) -> ft.Control:
@@ -194,7 +211,7 @@ def choices(
     radios = [thumb(ft.Radio(value=key, label=label)) for key, label in options]
     return ft.RadioGroup(
         value=value,
-        on_change=lambda e: on_change(e.control.value),
+        on_change=lambda e: on_change(entered(e)),
         content=ft.Row(wrap=True, spacing=12, controls=radios) if row else ft.Column(spacing=0, controls=radios),
     )
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .form_state import FORM, NewSheetForm, OptionField
-from .looks import FIELD_ERROR, LOOKS, choices, offer_chips, scaling, text_scale, thumb
+from .looks import FIELD_ERROR, LOOKS, choices, entered, offer_chips, scaling, switched, text_scale, thumb
 
 
 def _field(
@@ -31,7 +31,7 @@ def _field(
         error_max_lines=4,
         error_style=FIELD_ERROR,
         keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
-        on_change=lambda e: on_change(e.control.value),
+        on_change=lambda e: on_change(entered(e)),
         expand=expand,
         text_size=17,
     )
@@ -57,7 +57,7 @@ def _option(form: NewSheetForm, spec: OptionField) -> ft.Control:
             controls=[
                 thumb(
                     ft.Switch(
-                        label=spec.label, value=bool(value), on_change=lambda e: form.set_option(spec.name, e.control.value)
+                        label=spec.label, value=bool(value), on_change=lambda e: form.set_option(spec.name, switched(e))
                     )
                 ),
                 *([ft.Text(form.errors[key], color=ft.Colors.ERROR, size=13)] if key in form.errors else []),
@@ -198,7 +198,7 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
             ft.Switch(
                 label=f"Für das Turnier {name}, Tisch {table} (geht an den Veranstalter)",
                 value=form.for_tournament,
-                on_change=lambda e: form.set_for_tournament(bool(e.control.value)),
+                on_change=lambda e: form.set_for_tournament(switched(e)),
             )
         )
     if not in_tournament:
@@ -233,7 +233,7 @@ def NewSheetScreen(form: NewSheetForm, on_created: Callable[[str], None]) -> ft.
             title=ft.Text("Hausregeln", size=16, weight=ft.FontWeight.W_600),
             subtitle=ft.Text(form.house_rules_note, size=13),
             expanded=rules_open or any(key.startswith("option.") for key in form.errors),
-            on_change=lambda e: set_rules_open(e.data in (True, "true")),
+            on_change=lambda e: set_rules_open(switched(e)),
             controls=[
                 ft.Container(
                     padding=ft.Padding.only(bottom=8),

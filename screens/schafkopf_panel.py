@@ -17,7 +17,7 @@ import flet as ft
 from scoring.schafkopf import FARBNAME
 
 from .drafts import DraftIncomplete, Submit, family
-from .looks import LOOKS, LOST, WON, error_box, text_scale, thumb
+from .looks import LOOKS, LOST, WON, entered, error_box, text_scale, thumb
 from .schafkopf_draft import (
     FEHLER_ARTEN,
     FEHLER_FAELLE,
@@ -135,7 +135,7 @@ def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
                     keyboard_type=ft.KeyboardType.NUMBER,
                     text_size=18,
                     expand=True,
-                    on_change=lambda e: draft.set_augen(e.control.value),
+                    on_change=lambda e: draft.set_augen(entered(e)),
                 ),
                 ft.TextField(
                     label="Stiche",
@@ -143,7 +143,7 @@ def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
                     keyboard_type=ft.KeyboardType.NUMBER,
                     text_size=18,
                     expand=True,
-                    on_change=lambda e: draft.set_stiche(e.control.value),
+                    on_change=lambda e: draft.set_stiche(entered(e)),
                 ),
             ],
         ),

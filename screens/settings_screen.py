@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from .looks import choices, scaling
+from .looks import choices, entered, scaling
 from .settings_state import HOUSE_RULES, TEXT_SIZES, THEMES, SettingsState
 
 
@@ -32,7 +32,7 @@ def SettingsScreen(state: SettingsState) -> ft.View:
             ft.TextField(
                 label="Eigener Name",
                 value=state.own_name,
-                on_change=lambda e: state.set_own_name(e.control.value),
+                on_change=lambda e: state.set_own_name(entered(e)),
                 text_size=17,
             ),
             ft.Text(
@@ -45,7 +45,7 @@ def SettingsScreen(state: SettingsState) -> ft.View:
                 label="Name dieses Handys",
                 value=state.device_name,
                 hint_text=settings.own_name or None,
-                on_change=lambda e: state.set_device_name(e.control.value),
+                on_change=lambda e: state.set_device_name(entered(e)),
                 text_size=17,
             ),
             ft.Text(

@@ -13,7 +13,7 @@ from scoring.engine import Figure
 
 from .course_chart import CourseChart
 from .families import find_family
-from .looks import LOOKS, error_box, scaling, text_scale
+from .looks import LOOKS, entered, error_box, scaling, text_scale
 from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
@@ -183,7 +183,7 @@ def _correction_bar(state: SheetState) -> ft.Control:
                 label="Grund der Änderung",
                 value=state.reason,
                 dense=True,
-                on_change=lambda e: state.set_reason(e.control.value),
+                on_change=lambda e: state.set_reason(entered(e)),
             ),
             ft.Row(
                 wrap=True,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import flet as ft
 
 from .app_state import AppState, SheetRow
-from .looks import scaling
+from .looks import entered, scaling
 from .settings_state import SettingsState
 from .tournament_state import TournamentState
 
@@ -25,7 +25,7 @@ def _ask_device_name(settings: SettingsState, typed: ft.MutableRef[str]) -> ft.C
             value=typed.current or "",
             error=settings.error,
             error_max_lines=4,
-            on_change=lambda e: setattr(typed, "current", e.control.value),
+            on_change=lambda e: setattr(typed, "current", entered(e)),
             text_size=17,
         ),
         ft.Button(

@@ -6,7 +6,7 @@ import flet as ft
 
 from scoring.statistics import Figures, GameRef, Row
 
-from .looks import scaling, thumb
+from .looks import entered, scaling, thumb
 from .statistics_state import DATE_HINT, StatisticsState
 
 
@@ -101,7 +101,7 @@ def _filters(state: StatisticsState) -> ft.Control:
                         error=state.errors.get("von"),
                         error_max_lines=4,
                         keyboard_type=ft.KeyboardType.DATETIME,
-                        on_change=lambda e: state.set_since(e.control.value),
+                        on_change=lambda e: state.set_since(entered(e)),
                     ),
                     ft.TextField(
                         col={"xs": 12, "md": 6},
@@ -110,7 +110,7 @@ def _filters(state: StatisticsState) -> ft.Control:
                         error=state.errors.get("bis"),
                         error_max_lines=4,
                         keyboard_type=ft.KeyboardType.DATETIME,
-                        on_change=lambda e: state.set_until(e.control.value),
+                        on_change=lambda e: state.set_until(entered(e)),
                     ),
                 ],
             ),

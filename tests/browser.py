@@ -120,15 +120,16 @@ def organizer_page(browser: Any) -> Iterator[Any]:
 
 
 @contextmanager
-def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT) -> Iterator[str]:
-    """Start ``main.py`` as the user's ``tischblock app`` does; yield its URL; stop it.
+def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT, script: Path = ROOT / "main.py") -> Iterator[str]:
+    """Start ``main.py`` as the user's ``tischblock app`` does (or another ``script`` serving on
+    ``TISCHBLOCK_PORT``); yield its URL; stop it.
 
     The app's output is read all along (a full pipe would stop the app in the middle of a test) and
     its last lines kept. A test failing inside gets, before the app stops, what each page it opened
     with ``open_page`` showed and the app's last output added to its error."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py")],
+        [sys.executable, str(script)],
         cwd=cwd,
         env={**os.environ, "TISCHBLOCK_PORT": str(port), **(env or {})},
         stdout=subprocess.PIPE,

@@ -30,6 +30,7 @@ from .browser import (
     sheet_files,
     stand_still,
     type_into,
+    wait_for_control,
     wait_for_line,
     wait_for_text,
     wait_until,
@@ -193,7 +194,9 @@ def sign(page: Any, data_dir: Path, ruleset: str, name: str) -> Sheet:
 
     sheet = wait_until(page, closed, f"{ruleset}: the signed close stored")
     assert sheet.entries[-1].data["signed_by"] == name and sheet.entries[-1].device == DEVICE
-    wait_for_text(page, "Ergebnis")
+    # Back on the sheet: its "Ergebnis" button. The text "Ergebnis" alone stands on the close screen too,
+    # and a read of the page while the close screen is taken away found nothing at all (CI, 27 Nov).
+    wait_for_control(page, "button", "Ergebnis")
     return sheet
 
 

@@ -139,3 +139,34 @@ def test_the_local_import_check_sees_imports_in_functions_and_methods(tmp_path: 
     module = tmp_path / "m.py"
     module.write_text("import os\n\ndef f():\n    import re\n\nclass C:\n    def g(self):\n        from x import y\n")
     assert function_local_imports(module, tmp_path) == ["m.py:4", "m.py:8"]
+
+
+def control_state_reads(path: Path, root: Path = ROOT) -> list[str]:
+    """``path:line`` of every read of an event's control's ``value`` or ``selected`` (``e.control.value``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted(
+        (
+            f"{path.relative_to(root)}:{node.lineno}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and node.attr in ("value", "selected")
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "control"
+        ),
+        key=lambda place: int(place.rsplit(":", 1)[1]),
+    )
+
+
+def test_change_handlers_take_what_the_event_carries() -> None:
+    """A handler reading ``e.control.value`` stores what the control held after the last redraw, not what
+    was typed: a redraw between the value and its change event sets it back (``screens.looks.entered``;
+    ``tests/test_app_typing_e2e.py`` shows the loss in a browser)."""
+    files = [*(ROOT / "screens").rglob("*.py"), ROOT / "main.py"]
+    offenders = [place for path in files for place in control_state_reads(path)]
+    assert not offenders, offenders
+
+
+def test_the_control_read_check_sees_value_and_selected(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("f = lambda e: e.control.value\n\ng = lambda e: e.data\nh = lambda event: event.control.selected\n")
+    assert control_state_reads(module, tmp_path) == ["m.py:1", "m.py:4"]
