@@ -193,8 +193,8 @@ def entered(event: ft.Event[Any]) -> str:
     Never the control's ``value`` at the time the handler runs: the browser sends the new value first
     and the change event after it, and a redraw in between (the sync state read every second, the
     sheet re-read from disk) sets the control back to the value drawn before. The handler then stored
-    the old text and the next redraw wiped what was typed (Flet 1.0.5; CI lost a joining player's
-    name that way on 27 Nov)."""
+    the old text and the next redraw wiped what was typed (Flet 1.0.5; shown by
+    ``tests/test_app_typing_e2e.py``)."""
     return "" if event.data is None else str(event.data)
 
 

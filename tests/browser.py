@@ -196,7 +196,7 @@ def still_frame(page, *, limit_s: float = 10.0) -> bytes:  # type: ignore[no-unt
 
     A transition or a list still moving gives different captures; a blinking text cursor never
     stops, so after ``limit_s`` the latest capture is taken as it is (this is for the docs, not a check)."""
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    next_frame(page)
     previous = page.screenshot()
     deadline = time.monotonic() + limit_s
     while True:
@@ -241,7 +241,7 @@ stays in the page but never reaches the app: typing waits for this mark (``type_
 EDITING = """label => {
     const element = document.activeElement;
     if (!element || element.getAttribute('aria-label') !== label) return false;
-    return !window.__tischblockProbe || element.__tischblockEditing > 0;
+    return element.__tischblockEditing > 0;
 }"""
 """Whether the field labelled ``label`` has the focus and Flutter listens to what is typed into it."""
 
@@ -257,8 +257,9 @@ def type_into(page, label: str, text: str, *, timeout: float = 15_000) -> None: 
 
     Waits for states, not for time: until the field stands still where it is drawn (a tap on a list
     still moving lands on whatever is there by then), then until Flutter edits that field (``EDITING``),
-    and only then fills it in; Flutter hands the value to the app before any later tap. A page opened
-    without the probe (``with_editing_probe``) is only checked for the focus."""
+    and only then fills it in; Flutter hands the value to the app before any later tap. The page must
+    carry the probe (``open_page``, ``with_editing_probe``): without it a value filled in before Flutter
+    listened stayed in the page and never reached the app (CI, 27 Nov: a table number and a name lost)."""
     try:
         _type_into(page, label, text, patient(timeout))
     except PlaywrightError as error:
@@ -266,21 +267,26 @@ def type_into(page, label: str, text: str, *, timeout: float = 15_000) -> None: 
 
 
 def _type_into(page, label: str, text: str, timeout: float) -> None:  # type: ignore[no-untyped-def]
+    if not page.evaluate("() => window.__tischblockProbe === true"):
+        raise ScreenAssertionError(
+            f"typing into {label!r}: the page was opened without the editing probe (use open_page or with_editing_probe)"
+        )
     field = page.get_by_role("textbox", name=label, exact=True).first
     field.wait_for(timeout=timeout)
     for _ in range(3):
         stand_still(page, field, label, timeout)
         field.click()
-        if not page.evaluate(EDITING_WITHIN_FRAMES, [label, 30]):
+        if not page.evaluate(EDITING_WITHIN_FRAMES, [label, 30, timeout]):
             continue  # the tap did not open the field (it was redrawn under the finger): tap again
         field.fill(text)
-        if page.evaluate(HOLDS_WITHIN_FRAMES, [label, text, 30]):
+        if page.evaluate(HOLDS_WITHIN_FRAMES, [label, text, 30, timeout]):
             return
         # The field was redrawn while typing (the app answered an earlier tap): type it again.
     raise ScreenAssertionError(f"the field {label!r} did not take {text!r}. {what_the_screen_shows(page)}")
 
 
-HOLDS_WITHIN_FRAMES = """([label, text, frames]) => new Promise(done => {
+HOLDS_WITHIN_FRAMES = """([label, text, frames, limit]) => new Promise(done => {
+    setTimeout(() => done(false), limit);  // a page that draws no frame: answered, never waited for forever
     let seen = 0;
     const check = () => {
         const element = document.activeElement;
@@ -289,17 +295,20 @@ HOLDS_WITHIN_FRAMES = """([label, text, frames]) => new Promise(done => {
     };
     check();
 })"""
-"""Whether the field labelled ``label`` still has the focus and holds ``text`` within ``frames`` frames."""
+"""Whether the field labelled ``label`` still has the focus and holds ``text`` within ``frames`` frames (and
+``limit`` ms: ``page.evaluate`` itself has no timeout, and a page that stops drawing frames would hold the
+test forever, as one did in a run of 27 Nov)."""
 
 
-EDITING_WITHIN_FRAMES = f"""([label, frames]) => new Promise(done => {{
+EDITING_WITHIN_FRAMES = f"""([label, frames, limit]) => new Promise(done => {{
+    setTimeout(() => done(false), limit);
     const editing = {EDITING};
     let seen = 0;
     const check = () => editing(label) ? done(true) : ++seen > frames ? done(false) : requestAnimationFrame(check);
     check();
 }})"""
 """Whether Flutter edits the field labelled ``label`` within the next ``frames`` frames (counted, not timed:
-a busy machine draws fewer frames a second and gets the same number)."""
+a busy machine draws fewer frames a second and gets the same number; at most ``limit`` ms)."""
 
 
 def stand_still(page, locator, what: str, timeout: float) -> None:  # type: ignore[no-untyped-def]

@@ -25,6 +25,7 @@ from .browser import (
     screenshot,
     wait_for_text,
     wait_until,
+    with_editing_probe,
 )
 
 pytestmark = pytest.mark.browser
@@ -254,7 +255,7 @@ def test_the_screen_stays_on_while_a_sheet_is_open_and_the_guide_is_in_the_app(b
     store = SheetStore(tmp_path)
     sheet = watten_sheet(store)
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(tmp_path)}) as url:
-        page = browser.new_page(viewport=PHONE)
+        page = with_editing_probe(browser.new_page(viewport=PHONE))
         page.add_init_script(WAKE_LOCK_PROBE)
         page.goto(url)
         page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=patient())

@@ -16,7 +16,7 @@ from screens.tournament_state import TournamentState, _stop_service
 from storage import SheetStore
 from sync.outbox import SheetSyncState
 
-from .browser import PHONE, Taps, enable_semantics, running_app, screenshot, wait_for_text
+from .browser import PHONE, Taps, enable_semantics, running_app, screenshot, wait_for_text, with_editing_probe
 from .hostproc import PASSWORD, HostProcess, running_host
 
 ROSTER = "Startnummer;Mannschaft;Spieler 1;Spieler 2\n" + "".join(
@@ -119,7 +119,7 @@ def test_a_phone_joined_by_startnummer_opens_the_drawn_sheet(
     opponent = next(names[s["start_number"]] for s in mine["seats"] if s["start_number"] != 2)
     data = tmp_path / "handy-kartlbrueder"
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(data), "TISCHBLOCK_DEVICE": "Handy Kartlbrüder"}) as url:
-        page = browser.new_page(viewport=PHONE)
+        page = with_editing_probe(browser.new_page(viewport=PHONE))
         page.goto(url)
         enable_semantics(page)
         wait_for_text(page, "Noch kein Blatt auf diesem Handy", 30_000)

@@ -22,7 +22,7 @@ from storage import SheetStore
 from sync.outbox import SheetSyncState
 from sync.protocol import JOIN_SCHEME, InvalidJoinLine, JoinLine
 
-from .browser import PHONE, Taps, enable_semantics, running_app, screenshot, wait_for_text
+from .browser import PHONE, Taps, enable_semantics, running_app, screenshot, wait_for_text, with_editing_probe
 from .conftest import ROOT
 from .hostproc import HostProcess, running_host
 from .test_app_drawn_join import ROSTER, organizer
@@ -281,7 +281,7 @@ def browser(host: HostProcess, drawn: dict[str, Any], tmp_path_factory: pytest.T
 
 def phone(browser: Any, url: str) -> Any:
     context = browser.new_context(viewport=PHONE, permissions=["camera"])
-    page = context.new_page()
+    page = with_editing_probe(context.new_page())
     page.goto(url)
     enable_semantics(page)
     return page

@@ -11,7 +11,17 @@ import pytest
 
 from storage import SheetStore
 
-from .browser import PHONE, SCREENSHOTS, Taps, enable_semantics, running_app, screenshot, wait_for_line, wait_for_text
+from .browser import (
+    PHONE,
+    SCREENSHOTS,
+    Taps,
+    enable_semantics,
+    running_app,
+    screenshot,
+    wait_for_line,
+    wait_for_text,
+    with_editing_probe,
+)
 from .hostproc import PASSWORD, running_host
 from .test_app_sync_e2e import A, B, join
 
@@ -26,7 +36,7 @@ def test_a_revoked_phone_is_told_so_and_keeps_its_sheet(browser: Any, tmp_path: 
         running_host(tmp_path / "host") as host,
         running_app(env={"TISCHBLOCK_DATA_DIR": str(data), "TISCHBLOCK_DEVICE": "Handy Sautreiber"}) as url,
     ):
-        phone = browser.new_page(viewport=PHONE)
+        phone = with_editing_probe(browser.new_page(viewport=PHONE))
         phone.goto(url)
         enable_semantics(phone)
         wait_for_text(phone, "Noch kein Blatt auf diesem Handy", 30_000)

@@ -25,6 +25,7 @@ from .browser import (
     wait_for_control,
     wait_for_line,
     wait_for_text,
+    with_editing_probe,
 )
 from .faultproxy import CLEAN, FaultProxy, FaultSchedule
 from .hostproc import HostProcess, running_host
@@ -97,7 +98,7 @@ def test_two_phones_carry_a_tables_two_sheets_to_the_organizer(browser: Any, tmp
         ):
             pages = {}
             for team, url in (("A", url_a), ("B", url_b)):
-                page = browser.new_page(viewport=PHONE)
+                page = with_editing_probe(browser.new_page(viewport=PHONE))
                 page.goto(url)
                 enable_semantics(page)
                 wait_for_text(page, "Noch kein Blatt auf diesem Handy", 30_000)
