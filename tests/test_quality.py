@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from .conftest import ROOT
@@ -110,20 +111,17 @@ def test_the_contracts_catch_a_circle_a_forbidden_import_and_the_phone_importing
     assert "No cycles are allowed in storage" in done.stdout, done.stdout
 
 
+def places(path: Path, root: Path, nodes: Iterable[ast.AST]) -> list[str]:
+    """``path:line`` of each node, once, in line order."""
+    return [f"{path.relative_to(root)}:{line}" for line in sorted({node.lineno for node in nodes})]
+
+
 def function_local_imports(path: Path, root: Path = ROOT) -> list[str]:
     """``path:line`` of every import inside a function or class body (module level and
     ``if TYPE_CHECKING:`` blocks are fine)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return sorted(
-        {
-            f"{path.relative_to(root)}:{inner.lineno}"
-            for node in ast.walk(tree)
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-            for inner in ast.walk(node)
-            if isinstance(inner, ast.Import | ast.ImportFrom)
-        },
-        key=lambda place: int(place.rsplit(":", 1)[1]),
-    )
+    bodies = (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef))
+    return places(path, root, (inner for body in bodies for inner in ast.walk(body) if isinstance(inner, ast.Import | ast.ImportFrom)))
 
 
 def test_no_function_local_imports_that_could_hide_a_circle() -> None:
@@ -144,16 +142,17 @@ def test_the_local_import_check_sees_imports_in_functions_and_methods(tmp_path: 
 def control_state_reads(path: Path, root: Path = ROOT) -> list[str]:
     """``path:line`` of every read of an event's control's ``value`` or ``selected`` (``e.control.value``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return sorted(
+    return places(
+        path,
+        root,
         (
-            f"{path.relative_to(root)}:{node.lineno}"
+            node
             for node in ast.walk(tree)
             if isinstance(node, ast.Attribute)
             and node.attr in ("value", "selected")
             and isinstance(node.value, ast.Attribute)
             and node.value.attr == "control"
         ),
-        key=lambda place: int(place.rsplit(":", 1)[1]),
     )
 
 
