@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import os
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 from filelock import FileLock
+from PIL import Image, ImageChops
 from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import ROOT
@@ -208,9 +210,50 @@ def still_frame(page, *, limit_s: float = 10.0) -> bytes:  # type: ignore[no-unt
         previous = current
 
 
+SCREENSHOTS_WANTED = os.environ.get("TISCHBLOCK_SCREENSHOTS") == "1"
+"""Whether the browser tests write the docs' screenshots (``./dev screenshots``): not in ``./dev test``, where
+waiting for each still frame took about a minute of the workers' time and, on a loaded machine, wrote
+frames no reader should see (Flet's "Working..." screen, a white page mid-transition)."""
+
+
 def screenshot(page, name: str) -> None:  # type: ignore[no-untyped-def]
-    """Save a phone-size screenshot to docs/screenshots/ once Flutter has painted the frame (``still_frame``)."""
-    write_atomically(SCREENSHOTS / name, still_frame(page))
+    """Save a phone-size screenshot to docs/screenshots/ (only for ``./dev screenshots``) once Flutter has
+    painted the screen (``painted``) and it stands still (``still_frame``). A screen that never gets there
+    fails the test instead of landing in the docs.
+
+    Flutter puts a new screen's semantics into the page before its worker has painted it: a test reads the
+    screen's text while the canvas still shows the screen before, a white page or Flet's boot screen
+    ("Working...", which stays put, so two captures in a row are alike). Three such frames had been saved."""
+    if not SCREENSHOTS_WANTED:
+        return
+    deadline = time.monotonic() + patient() / 1000
+    while True:
+        capture = still_frame(page)
+        if painted(capture):
+            write_atomically(SCREENSHOTS / name, capture)
+            return
+        if time.monotonic() > deadline:
+            raise ScreenAssertionError(
+                f"no screenshot for {name}: the screen stayed blank or booting. {what_the_screen_shows(page)}"
+            )
+        page.wait_for_timeout(TEXT_POLL_MS)
+
+
+def docs_screenshot(page, name: str, **options: Any) -> None:  # type: ignore[no-untyped-def]
+    """Save a screenshot of a page that is not Flutter's (the organizer's pages) to docs/screenshots/, only
+    for ``./dev screenshots`` (``screenshot``)."""
+    if SCREENSHOTS_WANTED:
+        page.screenshot(path=str(SCREENSHOTS / name), **options)
+
+
+def painted(png: bytes) -> bool:
+    """Whether a capture shows a screen of the app: what differs from the colour of its top left corner
+    begins in the top eighth (the app bar) and reaches across at least half its width. A white page has
+    nothing that differs; Flet's boot screen only a spinner and "Working..." in the middle."""
+    with Image.open(io.BytesIO(png)) as image:
+        rgb = image.convert("RGB")
+        drawn = ImageChops.difference(rgb, Image.new("RGB", rgb.size, rgb.getpixel((0, 0)))).getbbox()
+    return drawn is not None and drawn[1] < rgb.height / 8 and drawn[2] - drawn[0] >= rgb.width / 2
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -13,8 +13,8 @@ from storage import SheetStore
 
 from .browser import (
     PHONE,
-    SCREENSHOTS,
     Taps,
+    docs_screenshot,
     enable_semantics,
     running_app,
     screenshot,
@@ -70,7 +70,7 @@ def test_a_revoked_phone_is_told_so_and_keeps_its_sheet(browser: Any, tmp_path: 
             page.get_by_role("button", name="Handy Handy Sautreiber abmelden").click()
             page.get_by_role("status").filter(has_text="abgemeldet").wait_for(timeout=30_000)
             assert "abgemeldet" in page.get_by_role("row").filter(has_text="Handy Sautreiber").inner_text()
-            page.screenshot(path=str(SCREENSHOTS / "veranstalter-handys.png"))
+            docs_screenshot(page, "veranstalter-handys.png")
         finally:
             desk.close()
 

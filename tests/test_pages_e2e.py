@@ -19,7 +19,7 @@ import pytest
 
 from scoring import Sheet
 
-from .browser import DESK, PHONE, SCREENSHOTS, organizer_page
+from .browser import DESK, PHONE, docs_screenshot, organizer_page
 from .hostproc import HostProcess, running_host
 from .pages_helpers import Phone, join_code_of, schafkopf_serie, watten_durchgang
 
@@ -69,7 +69,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 def shot(page: Any, name: str, size: dict[str, int] = DESK) -> None:
     page.set_viewport_size(size)
-    page.screenshot(path=str(SCREENSHOTS / f"veranstalter-{name}.png"), full_page=False)
+    docs_screenshot(page, f"veranstalter-{name}.png", full_page=False)
     page.set_viewport_size(DESK)
 
 
@@ -232,7 +232,7 @@ def test_an_organizer_runs_a_watten_and_a_schafkopf_tournament(host: HostProcess
     beamer.goto(host.url + "/veranstalter/beamer")
     assert "Die Sautreiber" in beamer.content() or "Die Gspannten" in beamer.content()
     assert beamer.locator('meta[http-equiv="refresh"]').count() == 1
-    beamer.screenshot(path=str(SCREENSHOTS / "veranstalter-beamer.png"))
+    docs_screenshot(beamer, "veranstalter-beamer.png")
     beamer.close()
 
     # -- Schafkopf: a new tournament from the same page ------------------------------------------------

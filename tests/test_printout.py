@@ -18,10 +18,12 @@ from scoring import Entry, Participant, Sheet, SheetContext, find_ruleset, score
 from scoring.numbering import numbering
 from scoring.printout import printable, sheet_pdf, table_pdf, tischlisten_pdf
 
+from .browser import SCREENSHOTS, SCREENSHOTS_WANTED
 from .conftest import ROOT
 
+pytestmark = pytest.mark.printout
+
 EXAMPLES = ROOT / "docs" / "examples"
-SCREENSHOTS = ROOT / "docs" / "screenshots"
 SHEETS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".score.json"))
 
 
@@ -39,8 +41,9 @@ def render(data: bytes, name: str, page: int = 0) -> None:
     """Page ``page`` as a PNG into docs/screenshots/ (A4 at 110 dpi)."""
     import pypdfium2
 
-    document = pypdfium2.PdfDocument(data)
-    document[page].render(scale=110 / 72).to_pil().save(SCREENSHOTS / name)
+    image = pypdfium2.PdfDocument(data)[page].render(scale=110 / 72).to_pil()
+    if SCREENSHOTS_WANTED:  # ./dev screenshots
+        image.save(SCREENSHOTS / name)
 
 
 def load(name: str) -> Sheet:

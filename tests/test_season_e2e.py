@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from scoring.season import SEASONS_NOT_IN_RULES
 
-from .browser import SCREENSHOTS, organizer_page
+from .browser import docs_screenshot, organizer_page
 from .hostproc import HostProcess, running_host
 from .pages_helpers import organizer_session
 from .test_season_pages import play_cup
@@ -68,7 +68,7 @@ def test_an_organizer_sets_up_a_season_with_two_tournaments_and_prints_it(host: 
         assert team in table
     assert "Cup 1: " in table and "Cup 2: " in table
     assert "Übliche Cup-Wertung (Vorgabe)" in page.content()
-    page.screenshot(path=str(SCREENSHOTS / "veranstalter-saison.png"), full_page=False)
+    docs_screenshot(page, "veranstalter-saison.png", full_page=False)
 
     with page.expect_download() as info:
         page.get_by_role("link", name="Aushang (PDF)").click()
