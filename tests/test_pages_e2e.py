@@ -244,7 +244,7 @@ def test_an_organizer_runs_a_watten_and_a_schafkopf_tournament(host: HostProcess
     page.locator('input[name="opt:spiele"]').fill("8")
     page.get_by_label("Datum").fill("2026-11-24")
     page.get_by_role("button", name="Speichern").click()
-    assert "Neues Turnier 'Kirchweih-Schafkopf Aichach 2026' angelegt" in flash(page)
+    page.get_by_role("status").filter(has_text="Neues Turnier 'Kirchweih-Schafkopf Aichach 2026' angelegt").wait_for()
     code = join_code_of(page.content())
     page.get_by_role("link", name="Teilnehmer").click()
     players = tmp_path / "schafkopf.csv"

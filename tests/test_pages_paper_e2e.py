@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring import Sheet, find_ruleset
 
-from .browser import PHONE
+from .browser import PATIENCE_MS, PHONE
 from .hostproc import HostProcess
 from .pages_helpers import Phone, join_code_of, schafkopf_serie, watten_durchgang
 from .test_pages_e2e import DESK, SCHAFKOPF_PLAYERS, WATTEN_TEAMS, flash, host, page, row_of, shot, watten_csv  # noqa: F401  (host, page: fixtures)
@@ -35,6 +36,8 @@ def setup(page: Any, host: HostProcess, ruleset: str, csv_text: str, tmp_path: P
         page.locator('input[name="opt:spiele"]').fill("8")
     page.get_by_label("Datum").fill("2026-11-23")
     page.get_by_role("button", name="Speichern").click()
+    # The answer is a new page: read it once it is there (read at once, the page could be between the two)
+    page.get_by_role("status").filter(has_text=f"Neues Turnier '{name}' angelegt" if name else "angelegt").wait_for()
     code = join_code_of(page.content())
     page.get_by_role("link", name="Teilnehmer").click()
     roster = tmp_path / f"{ruleset[:6]}.csv"
@@ -87,7 +90,10 @@ def test_the_desk_types_paper_tischlisten_and_the_phones_sheets_are_compared_wit
         page.keyboard.press("Tab")  # the next line
     names = {p.id: p.name for p in played.participants}
     assert page.get_by_label("Zeile 1, Mannschaft (Sieger)").evaluate("s => s.selectedOptions[0].text") == names[winners[0]]
-    assert page.get_by_label(f"Zeile {len(winners)}, Mannschaft (Sieger)").evaluate("s => s.selectedOptions[0].text") == names[winners[-1]]
+    assert (
+        page.get_by_label(f"Zeile {len(winners)}, Mannschaft (Sieger)").evaluate("s => s.selectedOptions[0].text")
+        == names[winners[-1]]
+    )
     page.evaluate("window.scrollTo(0, 0)")  # the head of the sheet: who sits there, the modes, the first lines
     shot(page, "papierblatt")
     shot(page, "papierblatt-handy", PHONE)
@@ -195,5 +201,8 @@ def test_the_desk_types_paper_tischlisten_and_the_phones_sheets_are_compared_wit
     page.goto(f"{host.url}/veranstalter/runde/1")
     assert page.locator(".state-unterschrieben").count() == 2, page.content()
     row_of(page, 2).get_by_role("link", name="Blätter ansehen").click()
-    assert "Die Blätter stimmen in den Summen überein (Spielpunkte, Tischpunkte)" in page.content()
+    # a new page: waited for, not read while the link's answer may still be loading
+    expect(page.locator("body")).to_contain_text(
+        "Die Blätter stimmen in den Summen überein (Spielpunkte, Tischpunkte)", timeout=PATIENCE_MS
+    )
     page.set_viewport_size(DESK)
