@@ -37,7 +37,7 @@ def setup(page: Any, host: HostProcess, ruleset: str, csv_text: str, tmp_path: P
     page.get_by_label("Datum").fill("2026-11-23")
     page.get_by_role("button", name="Speichern").click()
     # The answer is a new page: read it once it is there (read at once, the page could be between the two)
-    page.get_by_role("status").filter(has_text=f"Neues Turnier '{name}' angelegt" if name else "angelegt").wait_for()
+    page.get_by_role("status").filter(has_text=f"Neues Turnier '{name}' angelegt" if name else "Turnier gespeichert").wait_for()
     code = join_code_of(page.content())
     page.get_by_role("link", name="Teilnehmer").click()
     roster = tmp_path / f"{ruleset[:6]}.csv"
