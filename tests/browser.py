@@ -380,12 +380,23 @@ def stand_still(page, locator, what: str, timeout: float) -> None:  # type: igno
     Flutter's feet, Flutter follows a frame later, and the tap lands on what was there before."""
     deadline = time.monotonic() + timeout / 1000
     previous = scrolled_from = None
+    overshot = False
     viewport = page.viewport_size or PHONE
     while True:
         box = locator.bounding_box()
         if box is not None and box != scrolled_from:  # a control the wheel does not move stays where it is
             below = box["y"] + box["height"] - (viewport["height"] - SCREEN_MARGIN)
             above = APPBAR_HEIGHT - box["y"]
+            if overshot and below < 0 and above <= 0:
+                # Wheeled past (its whole box now drawn): back until it ends at the margin, where the old
+                # 10-px steps left it. The list stays scrolled no further than needed: scrolled further, a
+                # panel that then shrank sprang the list back under the next tap (Doppelkopf's Schmeißen).
+                overshot = False
+                page.mouse.move(*over_the_list(viewport))
+                page.mouse.wheel(0, below)
+                next_frame(page)
+                previous, scrolled_from = None, box
+                continue
             covered = below <= 0 and above <= 0 and box == previous and not locator.evaluate(ON_TOP)
             if below > 0 or above > 0 or covered:
                 # Under a header that stays put while the list scrolls (the sheet's totals, at "Sehr groß"
@@ -393,6 +404,7 @@ def stand_still(page, locator, what: str, timeout: float) -> None:  # type: igno
                 foot = box["y"] + box["height"] - (viewport["height"] - LIST_FOOT)
                 if below > 0:  # its top brought up to REVEAL above the margin (its box may be cut at the edge)
                     delta = max(below, box["y"] - (viewport["height"] - SCREEN_MARGIN - REVEAL))
+                    overshot = delta > below
                 else:
                     delta = -above if above > 0 else foot if abs(foot) >= 1 else -viewport["height"] / 4
                 page.mouse.move(*over_the_list(viewport))
@@ -419,7 +431,7 @@ REVEAL = 200
 control's height at "Sehr groß". A control the list cuts off at the screen's lower edge has a box only as
 high as the part on the screen (its lower edge is the screen's), so wheeling by what lies below the margin
 moved it 10 px at a time: 332 of the 483 wheel turns of the Schafkopf Serie at 360 px "Sehr groß" crept
-that way (the test alone: 122 s before, 99 s after)."""
+that way. Once its whole box is drawn, ``stand_still`` wheels it back to end at the margin."""
 
 LIST_FOOT = 120
 """How far above the screen's lower edge the wheel is turned (``over_the_list``)."""
