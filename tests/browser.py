@@ -18,7 +18,7 @@ import urllib.request
 import weakref
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -304,11 +304,9 @@ def close_pages_on(url: str) -> None:
     second: a whole core of Chromium's time (5.3 s of CPU in 5 s) for as long as the module's browser
     ran."""
     for page in list(_open_pages):
-        try:
+        with suppress(PlaywrightError):  # its browser may have closed first, taking the page with it
             if not page.is_closed() and page.url.startswith(url):
                 page.close()
-        except PlaywrightError:
-            pass  # the browser went first
 
 
 def type_into(page, label: str, text: str, *, timeout: float = 15_000) -> None:  # type: ignore[no-untyped-def]
@@ -392,9 +390,7 @@ def stand_still(page, locator, what: str, timeout: float) -> None:  # type: igno
                 # 10-px steps left it. The list stays scrolled no further than needed: scrolled further, a
                 # panel that then shrank sprang the list back under the next tap (Doppelkopf's Schmeißen).
                 overshot = False
-                page.mouse.move(*over_the_list(viewport))
-                page.mouse.wheel(0, below)
-                next_frame(page)
+                wheel(page, viewport, below)
                 previous, scrolled_from = None, box
                 continue
             covered = below <= 0 and above <= 0 and box == previous and not locator.evaluate(ON_TOP)
@@ -407,9 +403,7 @@ def stand_still(page, locator, what: str, timeout: float) -> None:  # type: igno
                     overshot = delta > below
                 else:
                     delta = -above if above > 0 else foot if abs(foot) >= 1 else -viewport["height"] / 4
-                page.mouse.move(*over_the_list(viewport))
-                page.mouse.wheel(0, delta)
-                next_frame(page)
+                wheel(page, viewport, delta)
                 previous, scrolled_from = None, box
                 continue
         if box is not None and box == previous and locator.evaluate(ON_TOP):
@@ -421,6 +415,13 @@ def stand_still(page, locator, what: str, timeout: float) -> None:  # type: igno
             )
         previous = box
         next_frame(page)
+
+
+def wheel(page, viewport: dict[str, int], delta: float) -> None:  # type: ignore[no-untyped-def]
+    """Turn the mouse wheel over the screen's list by ``delta`` px, as a finger scrolls, and wait for the frame."""
+    page.mouse.move(*over_the_list(viewport))
+    page.mouse.wheel(0, delta)
+    next_frame(page)
 
 
 SCREEN_MARGIN = 16
