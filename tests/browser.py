@@ -561,6 +561,18 @@ def wait_for_control(page, role: str, name, *, exact: bool = True, timeout: floa
     return locator
 
 
+def wait_gone(page, role: str, name: str, *, timeout: float = 15_000) -> None:  # type: ignore[no-untyped-def]
+    """Wait (``patient(timeout)``) until no control with this role and name is left on the page.
+
+    A screen left with the back route (the close form, once signed) stays in Flutter's semantics tree
+    beside the screen under it for some frames: a look at the screen then reads both. A failure says
+    what the screen showed."""
+    try:
+        page.get_by_role(role, name=name, exact=True).first.wait_for(state="detached", timeout=patient(timeout))
+    except PlaywrightError as error:
+        raise waited(page, f"the {role} named {name!r} did not go", error) from None
+
+
 def wait_for_locator(page, locator, what: str, *, timeout: float = 15_000):  # type: ignore[no-untyped-def]
     """Wait (``patient(timeout)``) until ``locator`` finds something on the page; return its first.
 

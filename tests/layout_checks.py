@@ -151,9 +151,13 @@ def problems_down_the_screen(page: Any, limit: int = 40, *, scrolls: bool = Fals
     finger scrolls, looked at again, until the list moves no more; then scrolled back to the top.
 
     ``scrolls``: the caller knows the screen's list is longer than the screen (a sheet of many games):
-    first wait until Flutter has marked it scrollable. A sheet shown again after its close marks it
-    some frames late, on a busy machine many: until then the wheel does not move the list to its top
-    and a line its header cuts is not known as cut there (a stress round of 27 Nov)."""
+    first wait until Flutter has marked it scrollable. A sheet shown again after its close has its
+    list's nodes back in the semantics tree some frames after it is drawn (0.7 s on a quiet machine):
+    until then the wheel does not move the list to its top and a line its header cuts is not known as
+    cut there. The caller also waits until the screen it left is gone (``wait_gone``): in a stress
+    round of 27 Nov the close form's list was still in the tree, so the wait for a marked list passed
+    on it while the sheet's own list was not marked yet, and a line the sheet's header cut read as a
+    control 21 px high."""
     page.mouse.move(*over_the_list(page.viewport_size))  # not over the sheet's fixed header
     if scrolls:
         wait_until(page, lambda: bool(page.evaluate(_LISTS)), "the screen's list marked scrollable")

@@ -35,6 +35,7 @@ from .browser import (
     stand_still,
     wait_for_line,
     wait_for_text,
+    wait_gone,
 )
 from .walks import App, house_rules, new_sheet_at, numbers_on_top, sheet_of
 
@@ -407,6 +408,7 @@ def test_a_serie_of_32_games_at_360_px_and_sehr_gross(browser, app: App) -> None
         look("abschließen")
         tap(taps, B, "Abschließen und unterschreiben")
         wait_for_text(page, f"Serie abgeschlossen, unterschrieben von {keeper}", 10_000)
+        wait_gone(page, "textbox", "Unterschrift (Name)")  # not a look at the close form and the sheet at once
         look("Ergebnis", scrolls=True)  # the whole sheet under the result: longer than the screen
         screenshot(page, "schafkopf-ergebnis-360-sehr-gross.png")
         sheet = sheet_of(app.data_dir, WIDE_PLAYERS)

@@ -33,6 +33,7 @@ from .browser import (
     wait_for_control,
     wait_for_line,
     wait_for_text,
+    wait_gone,
     wait_until,
 )
 from .layout_checks import settled
@@ -395,6 +396,7 @@ def sign_looking(page: Any, look: Looks, app: App, names: tuple[str, ...], signe
     look("abschließen")
     click(page, "Abschließen und unterschreiben")
     wait_for_text(page, result, 15_000)
+    wait_gone(page, "textbox", "Unterschrift (Name)")  # not a look at the close form and the sheet at once
     look("Ergebnis", scrolls=True)  # the whole sheet under the result: longer than the screen
     sheet = sheet_of(app.data_dir, names)
     assert sheet.entries[-1].kind == "close" and sheet.entries[-1].data["signed_by"] == signer
