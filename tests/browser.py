@@ -72,7 +72,7 @@ def what_the_screen_shows(page) -> str:  # type: ignore[no-untyped-def]
         shot = str(path)
     except PlaywrightError as error:
         shot = f"(no screenshot: {error})"
-    return f"The screen showed (screenshot: {shot}):\n{text}"
+    return f"The screen showed (screenshot: {shot}; connections to the app: {connections(page)}):\n{text}"
 
 
 class ScreenAssertionError(AssertionError):
@@ -99,6 +99,10 @@ def free_port() -> int:
 
 
 _open_pages: weakref.WeakSet[Any] = weakref.WeakSet()
+
+app_outputs: dict[str, deque[str]] = {}
+"""The last lines each running app (``running_app``) printed, by its URL: a failed test of a module's app
+gets them in its report (``tests/conftest.py``), as the app is still running then."""
 """The pages ``open_page`` opened: a test that fails inside ``running_app`` gets what they show."""
 
 
@@ -133,7 +137,8 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT, script: Pat
     process = subprocess.Popen(
         [sys.executable, str(script)],
         cwd=cwd,
-        env={**os.environ, "TISCHBLOCK_PORT": str(port), **(env or {})},
+        # Flet's own log at "info" says when a window's connection went and came back ("Session disconnected")
+        env={"FLET_LOG_LEVEL": "info", **os.environ, "TISCHBLOCK_PORT": str(port), **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -142,6 +147,7 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT, script: Pat
     reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
     reader.start()
     url = f"http://127.0.0.1:{port}/"
+    app_outputs[url] = output
     try:
         deadline = time.monotonic() + patient(60_000) / 1000
         while True:
@@ -163,6 +169,7 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT, script: Pat
         error.add_note("The app's last output:\n" + "".join(list(output)[-40:]))
         raise
     finally:
+        app_outputs.pop(url, None)
         close_pages_on(url)
         process.terminate()
         try:
@@ -292,10 +299,33 @@ EDITING = """label => {
 
 def with_editing_probe(page):  # type: ignore[no-untyped-def]
     """``page`` with ``EDITING_PROBE`` installed for every document it loads (call before ``goto``); closed
-    with the app it shows (``close_pages_on``)."""
+    with the app it shows (``close_pages_on``); its connections to the app logged (``connections``)."""
     page.add_init_script(EDITING_PROBE)
     _open_pages.add(page)
+    log: list[str] = []
+    _connection_logs[page] = log
+    started = time.monotonic()
+
+    def note(what: str) -> None:
+        log.append(f"{time.monotonic() - started:.1f} s {what}")
+
+    def opened(connection) -> None:  # type: ignore[no-untyped-def]
+        note(f"opened {connection.url}")
+        connection.on("close", lambda _: note("closed"))
+        connection.on("socketerror", lambda error: note(f"failed: {error}"))
+
+    page.on("websocket", opened)
     return page
+
+
+_connection_logs: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
+
+
+def connections(page) -> str:  # type: ignore[no-untyped-def]
+    """When the page's connections to the app opened and closed (seconds since the page was opened): a
+    tap while the app is not connected is lost, and Flet redraws the whole screen when it reconnects."""
+    log = _connection_logs.get(page)
+    return "; ".join(log[-8:]) if log else "(not logged)"
 
 
 def close_pages_on(url: str) -> None:

@@ -124,8 +124,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     browser = getattr(item, "funcargs", {}).get("browser")
     if not report.failed or call.when != "call" or browser is None or call.excinfo is None:
         return
-    from .browser import ScreenAssertionError, what_the_screen_shows
+    from .browser import ScreenAssertionError, app_outputs, what_the_screen_shows
 
+    for url, output in list(app_outputs.items()):  # a module's app runs on past its failed test
+        if any(page.url.startswith(url) for context in browser.contexts for page in context.pages):
+            report.sections.append((f"the app's last output ({url})", "".join(list(output)[-40:]) or "(nothing)"))
     notes = getattr(call.excinfo.value, "__notes__", [])
     if call.excinfo.errisinstance(ScreenAssertionError) or any("The screen showed" in note for note in notes):
         return  # the error says it already, from before the app stopped
