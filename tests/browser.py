@@ -72,7 +72,7 @@ def what_the_screen_shows(page) -> str:  # type: ignore[no-untyped-def]
         shot = str(path)
     except PlaywrightError as error:
         shot = f"(no screenshot: {error})"
-    return f"The screen showed (screenshot: {shot}; connections to the app: {connections(page)}):\n{text}"
+    return f"The screen showed (screenshot: {shot}; connections to the app and console: {connections(page)}):\n{text}"
 
 
 class ScreenAssertionError(AssertionError):
@@ -315,6 +315,10 @@ def with_editing_probe(page):  # type: ignore[no-untyped-def]
         connection.on("socketerror", lambda error: note(f"failed: {error}"))
 
     page.on("websocket", opened)
+    # Flutter reports an exception in a frame (a build or layout that threw) on the console and goes on
+    # showing the last good frame; the screen then stops following the app without another sign
+    page.on("console", lambda message: message.type in ("error", "warning") and note(f"console: {message.text[:400]}"))
+    page.on("pageerror", lambda error: note(f"page error: {str(error)[:400]}"))
     return page
 
 
@@ -322,8 +326,9 @@ _connection_logs: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDic
 
 
 def connections(page) -> str:  # type: ignore[no-untyped-def]
-    """When the page's connections to the app opened and closed (seconds since the page was opened): a
-    tap while the app is not connected is lost, and Flet redraws the whole screen when it reconnects."""
+    """When the page's connections to the app opened and closed, and its console's errors and warnings
+    (seconds since the page was opened): a tap while the app is not connected is lost, and Flet redraws
+    the whole screen when it reconnects."""
     log = _connection_logs.get(page)
     return "; ".join(log[-8:]) if log else "(not logged)"
 
