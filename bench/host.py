@@ -18,7 +18,8 @@ sheet, and what is measured is the work per request):
 
 Each table has two devices (team A, team B) and two distinct signed sheets (a closed Watten
 Durchgang each, the same games, each signed by its own team), so the second sheet of every
-table is compared with the first. The clients are one separate process (``httpx``, asyncio) with
+table is compared with the first. The clients are one separate process (a small asyncio HTTP/1.1
+client, ``Connection``: ``httpx``'s async pool cost more CPU per request than either server) with
 a bounded pool of ``--connections`` keep-alive connections, opened before the clock starts; the
 sheets are serialized before. Every round sends new sheets (new ids, the next round number) to
 both targets; the order alternates. Prints throughput and p50/p99 latency for both, and the
