@@ -476,6 +476,29 @@ def report(name: str, rows: dict[str, list[dict[str, float]]]) -> float:
     return ratio
 
 
+def per_sheet(tables: int) -> None:
+    """CPU per sheet of the host's two pure steps on the bench's own sheets (``json_body``, as
+    ``take_sheet`` parses the body; ``score_sheet``, its ruleset check), the fastest of 5 passes: what
+    the host cannot do with less, against its CPU per sheet in the run."""
+    from scoring import Sheet
+    from sync.host.http import json_body
+    from sync.host.phone_api import score_sheet
+
+    sheets = [sheet for pair in sheet_pairs("bench", tables, 1, random.Random(2026)) for sheet in pair]
+    bodies = [sheet.to_json().encode("utf-8") for sheet in sheets]
+    for name, step, items in (
+        ("parse (json_body)", lambda body: json_body(Sheet, body, "application/json"), bodies),
+        ("score (score_sheet)", score_sheet, sheets),
+    ):
+        best = float("inf")
+        for _ in range(5):
+            start = time.process_time()
+            for item in items:
+                step(item)
+            best = min(best, (time.process_time() - start) / len(items) * 1000)
+        print(f"  {name:22s} {best:5.2f} ms of CPU per sheet ({len(items)} sheets, fastest of 5)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--tables", type=int, default=1000, help="tables, two signed sheets each per round")
@@ -491,6 +514,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep the bare endpoint on one core too, as the host keeps itself (one_core): the fairness check",
     )
+    parser.add_argument(
+        "--per-sheet",
+        action="store_true",
+        help="only time, in this process, what the host does with each of the bench's sheets in pure Python: parse, score",
+    )
     parser.add_argument("--serve-bare", nargs=2, metavar=("FD", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--cert", help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)
@@ -501,6 +529,9 @@ def main(argv: list[str] | None = None) -> int:
         serve_bare(int(args.serve_bare[0]), Path(args.serve_bare[1]), args.cert, args.key)
         return 0
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+    if args.per_sheet:
+        per_sheet(args.tables)
+        return 0
     transports = {"both": [False, True], "http": [False], "https": [True]}[args.transport]
     complete = True
     with tempfile.TemporaryDirectory(prefix="tischblock-bench-host-", ignore_cleanup_errors=True) as folder:

@@ -12,9 +12,10 @@ from pathlib import Path
 from .conftest import ROOT, checkout_env
 
 
-def test_bench_host_runs_with_tiny_numbers() -> None:
+def bench(*args: str) -> str:
+    """What ``bench/host.py`` with ``args`` printed; it must end well."""
     done = subprocess.run(
-        [sys.executable, "bench/host.py", "--tables", "3", "--connections", "4", "--rounds", "1"],
+        [sys.executable, "bench/host.py", *args],
         cwd=ROOT,
         env=checkout_env(),
         capture_output=True,
@@ -23,7 +24,11 @@ def test_bench_host_runs_with_tiny_numbers() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
+    return done.stdout
+
+
+def test_bench_host_runs_with_tiny_numbers() -> None:
+    out = bench("--tables", "3", "--connections", "4", "--rounds", "1")
     for transport in ("plain HTTP", "HTTPS"):
         assert transport in out, out
     assert len(re.findall(r"round 1 bare: p50 +[\d.]+ ms .* answered 6/6  stored 6/6", out)) == 2, out
@@ -38,3 +43,9 @@ def test_bench_host_runs_with_tiny_numbers() -> None:
     folder = re.search(r"data in (\S+) \(removed at the end\)", out)
     assert folder is not None, out
     assert not Path(folder.group(1)).exists(), "the bench left its temporary directory behind"
+
+
+def test_bench_host_times_the_pure_steps_per_sheet() -> None:
+    out = bench("--tables", "2", "--per-sheet")
+    for step in ("parse (json_body)", "score (score_sheet)"):
+        assert re.search(rf"{re.escape(step)} +\d+\.\d\d ms of CPU per sheet \(4 sheets, fastest of 5\)", out), out

@@ -1,0 +1,244 @@
+"""What one screen action of the browser tests costs Chromium, plainly and in the variants tried (issue 24).
+
+    python bench/browser.py [--variant fps=10] [--variant touch] [--variant arg=--in-process-gpu] [--rounds 1]
+
+Each run starts the real app (``main.py``) on a fresh data directory and a fresh Debian Chromium with
+the browser tests' flags (``tests/browser.py``), and does what a test does at a phone's size: "Neues
+Blatt", the Watten (Turnier) choice, six values typed into the form, "Blatt anlegen", and the first
+game in one tap (``Taps``, so every control is waited for until it stands still, as in the tests).
+Around each action it counts the animation frames the page asked for and sums the CPU time of every
+process of that Chromium (``/proc``), until the page has been quiet for ``--settle`` seconds after it.
+
+The plain run is the baseline and runs in the same invocation as the variants, in turn, ``--rounds``
+times; the figures are each variant's Chromium CPU for the same actions as a ratio of the baseline's
+(the machine's other work moves both). Variants:
+
+- ``fps=N``: ``requestAnimationFrame`` held to N frames a second (an init script): is it the frames?
+- ``touch``: taps as touches instead of mouse clicks.
+- ``arg=FLAG``: one more Chromium flag (``--in-process-gpu``, ``--enable-features=SkiaGraphite``, ...).
+- ``drop=FLAG``: one of the tests' flags left out (``--disable-gpu``: GPU compositing on SwiftShader).
+
+This is a measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.browser import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    Taps,
+    enable_semantics,
+    running_app,
+    wait_for_text,
+    with_editing_probe,
+)
+
+COUNT_FRAMES = """(() => { window.__benchFrames = 0; const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = cb => { window.__benchFrames++; return raf(cb); }; })();"""
+
+HOLD_FPS = """(() => {
+  const raf = window.requestAnimationFrame.bind(window);
+  let last = -1e9, queue = new Map(), next = 1, pending = false;
+  window.requestAnimationFrame = cb => {
+    const id = next++; queue.set(id, cb);
+    if (!pending) {
+      pending = true;
+      setTimeout(() => raf(ts => { last = ts; pending = false; const q = queue; queue = new Map(); q.forEach(f => f(ts)); }),
+                 Math.max(0, last + MIN_MS - performance.now()));
+    }
+    return id;
+  };
+  window.cancelAnimationFrame = id => { queue.delete(id); };
+})();"""
+"""``requestAnimationFrame`` held to one frame every MIN_MS: every callback asked for waits for the next slot."""
+
+FIRST_GAME = """Array.from(document.querySelectorAll('flt-semantics[role=button]'))
+  .map(e => e.getAttribute('aria-label') || e.innerText).find(name => name && name.startsWith('+2'))"""
+"""The Watten panel's first one-tap game: 2 points for the first team."""
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _chromium_processes() -> dict[int, tuple[int, bool]]:
+    """Every Chromium process: its parent and whether it is a browser process (no ``--type=``)."""
+    found: dict[int, tuple[int, bool]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            if not command or b"chromium" not in command[0]:
+                continue
+            parent = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):  # a process that just ended
+            continue
+        found[int(entry)] = (parent, not any(part.startswith(b"--type=") for part in command))
+    return found
+
+
+def _cpu_seconds(root: int) -> float:
+    """User and system CPU of the Chromium whose browser process is ``root`` and of all its descendants."""
+    processes = _chromium_processes()
+
+    def descends(pid: int) -> bool:
+        for _ in range(10):
+            if pid == root:
+                return True
+            pid = processes.get(pid, (0, False))[0]
+        return False
+
+    total = 0
+    for pid in processes:
+        if descends(pid):
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+    return total / TICK
+
+
+def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, int, float]]:
+    """The first ``actions`` actions once in a fresh app and Chromium with ``variant``: (action, frames,
+    Chromium CPU s) each."""
+    kind, _, value = variant.partition("=")
+    args = [a for a in CHROMIUM_ARGS if not (kind == "drop" and a == value)] + ([value] if kind == "arg" else [])
+    data = tempfile.mkdtemp(prefix="tischblock-bench-browser-")
+    rows: list[tuple[str, int, float]] = []
+    with running_app(env={"TISCHBLOCK_DATA_DIR": data}) as url, sync_playwright() as playwright:
+        before = set(_chromium_processes())
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        try:
+            root = next(pid for pid, (_, top) in _chromium_processes().items() if top and pid not in before)
+            context = browser.new_context(viewport=PHONE, has_touch=kind == "touch")
+            if kind == "fps":
+                context.add_init_script(HOLD_FPS.replace("MIN_MS", str(1000 / float(value))))
+            context.add_init_script(COUNT_FRAMES)
+            page = with_editing_probe(context.new_page())
+            page.goto(url)
+            enable_semantics(page)
+            wait_for_text(page, "Noch kein Blatt", 30_000)
+            taps = Taps(page)
+            if kind == "touch":
+                taps.page = _Touching(page)
+
+            def type_(label: str, text: str) -> Callable[[], object]:
+                return lambda: taps.type(label, text)
+
+            def anlegen() -> None:
+                taps.tap("button", "Blatt anlegen")
+                wait_for_text(page, "Bummerl 1 von 3")
+
+            def first_game() -> None:
+                taps.tap("button", page.evaluate(FIRST_GAME))
+                wait_for_text(page, "1. Spiel eingetragen")
+
+            steps: list[tuple[str, Callable[[], object]]] = [
+                ("tap 'Neues Blatt'", lambda: taps.tap("button", "Neues Blatt")),
+                ("tap 'Watten (Turnier)'", lambda: taps.tap("radio", "Watten (Turnier)")),
+                *[
+                    (f"type {label!r}", type_(label, text))
+                    for label, text in (
+                        ("Mannschaft 1: Name", "Die Sautreiber"),
+                        ("Mannschaft 1: Startnr.", "7"),
+                        ("Mannschaft 2: Name", "Kartlbrüder"),
+                        ("Mannschaft 2: Startnr.", "12"),
+                        ("Durchgang", "1"),
+                        ("Tisch", "4"),
+                    )
+                ],
+                ("tap 'Blatt anlegen'", anlegen),
+                ("tap the first game (+2)", first_game),
+            ]
+            for name, action in steps[:actions]:
+                frames, cpu = page.evaluate("window.__benchFrames"), _cpu_seconds(root)
+                action()
+                time.sleep(settle)  # what the action set going (its animations) ends in this window
+                rows.append((name, page.evaluate("window.__benchFrames") - frames, _cpu_seconds(root) - cpu))
+        finally:
+            browser.close()
+    return rows
+
+
+class _Touching:
+    """A page whose locators tap (touch) where the tests click."""
+
+    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+        self._page = page
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._page, name)
+
+    def get_by_role(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        locator = self._page.get_by_role(*args, **kwargs)
+        return _TouchLocator(locator)
+
+
+class _TouchLocator:
+    def __init__(self, locator) -> None:  # type: ignore[no-untyped-def]
+        self._locator = locator
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._locator, name)
+
+    @property
+    def first(self) -> _TouchLocator:
+        return _TouchLocator(self._locator.first)
+
+    def click(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        self._locator.tap(**kwargs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", action="append", default=[], help="fps=N, touch, arg=FLAG or drop=FLAG (repeatable)")
+    parser.add_argument("--rounds", type=int, default=1, help="baseline and variants this many times, in turn")
+    parser.add_argument("--settle", type=float, default=3.0, help="seconds after each action that still count for it")
+    parser.add_argument("--actions", type=int, default=10, help="only the first N of the 10 actions")
+    args = parser.parse_args()
+    for variant in args.variant:
+        kind = variant.partition("=")[0]
+        if kind not in ("fps", "touch", "arg", "drop"):
+            parser.error(f"unknown variant {variant!r}")
+    print(f"load average at the start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+    totals: dict[str, list[float]] = {"plain": []}
+    for variant in args.variant:
+        totals[variant] = []
+    for round_no in range(1, args.rounds + 1):
+        for variant in totals:
+            rows = run_once("" if variant == "plain" else variant, args.settle, args.actions)
+            totals[variant].append(sum(cpu for *_, cpu in rows))
+            if variant == "plain" and round_no == 1:
+                print("plain (the tests' flags), per action:")
+                for name, frames, cpu in rows:
+                    print(f"  {name:34s} {frames:4d} frames  Chromium CPU {cpu:5.2f} s")
+            frames = sum(f for _, f, _ in rows)
+            print(
+                f"round {round_no} {variant:28s} {len(rows)} actions, {frames:5d} frames, Chromium CPU {totals[variant][-1]:6.2f} s"
+            )
+    base = statistics.median(totals["plain"])
+    print(
+        f"Chromium CPU for the same {len(rows)} actions, median of {args.rounds}, as a ratio of the plain run's ({base:.2f} s):"
+    )
+    for variant, values in totals.items():
+        print(f"  {variant:28s} {statistics.median(values):6.2f} s   {statistics.median(values) / base:5.2f}x")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
