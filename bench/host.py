@@ -276,8 +276,17 @@ def send(url: str, cafile: str | None, jobs: list[Job], connections: int) -> lis
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of a process so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """User and system CPU seconds of a process so far, all its threads (Linux ``/proc``)."""
+    return cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+
+
+def event_loop_cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process's first thread, the one uvicorn's event loop runs on."""
+    return cpu_seconds_of(Path(f"/proc/{pid}/task/{pid}/stat"))
+
+
+def cpu_seconds_of(stat: Path) -> float:
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -427,9 +436,10 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
                 assert host.proc is not None
                 profile = Profile(host.proc.pid, work / "profile.txt") if args.profile and target == "host" else None
                 server = host.proc.pid if target == "host" else bare.proc.pid
-                cpu_before = cpu_seconds(server)
+                cpu_before, loop_before = cpu_seconds(server), event_loop_cpu_seconds(server)
                 results = send(url, cafile, jobs, args.connections)
                 cpu = (cpu_seconds(server) - cpu_before) / len(jobs) * 1000
+                loop = (event_loop_cpu_seconds(server) - loop_before) / len(jobs) * 1000
                 if profile is not None:
                     profile.stop()
                     if args.profile_out:
@@ -446,6 +456,7 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
                     f"  round {round_no} {target:>4}: p50 {summary['p50']:7.1f} ms  p99 {summary['p99']:7.1f} ms  "
                     f"{summary['throughput']:7.1f} sheets/s  CPU {cpu:4.2f} ms/sheet  answered {summary['ok']}/{len(jobs)}  stored {after - before}/{len(jobs)}"
                 )
+                print(f"             of its CPU: event loop {loop:4.2f} ms/sheet, the other threads {cpu - loop:4.2f} ms/sheet")
         if args.rounds:
             compared = sum(1 for line in host.output if "Die Blätter stimmen überein" in line)
             print(f"  the host answered {compared} sheets with the comparison of their table's two sheets (all agreeing)")

@@ -39,6 +39,7 @@ def test_bench_host_runs_with_tiny_numbers() -> None:
     assert len(compared) == 2 and all(n >= 1 for n in compared), out
     for transport in ("HTTP", "HTTPS"):
         assert re.search(rf"{transport} +host throughput / bare throughput: \d+\.\d\d", out), out
+    assert len(re.findall(r"of its CPU: event loop \d+\.\d\d ms/sheet, the other threads -?\d+\.\d\d ms/sheet", out)) == 4, out
     assert "all stored" in out
     folder = re.search(r"data in (\S+) \(removed at the end\)", out)
     assert folder is not None, out
