@@ -99,11 +99,11 @@ def free_port() -> int:
 
 
 _open_pages: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The pages ``open_page`` opened: a test that fails inside ``running_app`` gets what they show."""
 
 app_outputs: dict[str, deque[str]] = {}
 """The last lines each running app (``running_app``) printed, by its URL: a failed test of a module's app
 gets them in its report (``tests/conftest.py``), as the app is still running then."""
-"""The pages ``open_page`` opened: a test that fails inside ``running_app`` gets what they show."""
 
 
 @contextmanager
