@@ -246,7 +246,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         setup.store.close()
         return 0
     print("Der Host läuft; beenden mit Strg-C.", flush=True)
-    serve(setup, wrong_codes_per_minute=args.wrong_codes_per_minute, wrong_passwords_per_minute=args.wrong_passwords_per_minute)
+    serve(
+        setup,
+        wrong_codes_per_minute=args.wrong_codes_per_minute,
+        wrong_passwords_per_minute=args.wrong_passwords_per_minute,
+        check_processes=args.check_processes,
+    )
     return 0
 
 
@@ -332,6 +337,12 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--no-qr", action="store_true", help="keinen QR-Code ausgeben")
     host.add_argument("--wrong-codes-per-minute", type=int, default=5, help=argparse.SUPPRESS)
     host.add_argument("--wrong-passwords-per-minute", type=int, default=10, help=argparse.SUPPRESS)
+    host.add_argument(
+        "--check-processes",
+        type=int,
+        metavar="N",
+        help="Prozesse, die ankommende Blätter prüfen (Standard: einer je Kern; 0: der Host prüft selbst)",
+    )
     host.set_defaults(func=cmd_host)
     host_sub = host.add_subparsers(dest="host_command", required=False, metavar="import-into")
     into = host_sub.add_parser(

@@ -47,6 +47,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -276,8 +277,27 @@ def send(url: str, cafile: str | None, jobs: list[Job], connections: int) -> lis
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of a process so far, all its threads (Linux ``/proc``)."""
-    return cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+    """User and system CPU seconds of a process so far, all its threads and the processes it started
+    (the host's sheet-checking workers) (Linux ``/proc``)."""
+    return cpu_seconds_of(Path(f"/proc/{pid}/stat")) + children_cpu_seconds(pid)
+
+
+def children_cpu_seconds(pid: int) -> float:
+    """CPU seconds so far of the running processes ``pid`` started."""
+    return sum(cpu_seconds_of(Path(f"/proc/{child}/stat")) for child in children(pid))
+
+
+def children(pid: int) -> list[int]:
+    """The running processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+            except (OSError, ValueError):  # ended meanwhile
+                pass
+    return found
 
 
 def event_loop_cpu_seconds(pid: int) -> float:
@@ -360,56 +380,17 @@ def join_all(url: str, cafile: str | None, code: str, tables: int) -> tuple[dict
 
 
 # -- where the host's time goes -------------------------------------------------------------------
-PHASES = (
-    # (phase, a frame that puts a sample there); the first that a sample's stack holds wins
-    ("commit: the writer thread's SQL and fsync", "_GroupCommit._run ("),
-    ("log line per sheet", "Logger.info ("),
-    ("comparison with the table's other sheet (its latest revision, tallies)", "Desk.comparison ("),
-    ("ruleset check (score the sheet)", "Ruleset.score ("),
-    ("parse the body (JSON, pydantic, input limits)", "json_body ("),
-    ("canonical JSON of the sheet (the stored body)", "Sheet.to_json ("),
-    ("tally kept for the comparison", "ScoredSheets.put ("),
-    ("Turnierleitung's decision on the table", "Desk.locked ("),
-    ("wait for the group commit (queue, event)", "_GroupCommit.submit ("),
-    ("answer (SubmitResponse, JSON)", "install_phone_routes.<locals>.answer ("),
-    ("response: serialize and send", "RequestResponseCycle.send ("),
-    ("rest of submit: checks of device, table and writer", "take_sheet (sync/host/phone_api.py"),
-    ("device token lookup", "device_required"),
-    ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "uvicorn/"),
-    ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "anyio/"),
-    ("HTTP, routing, thread pool (uvicorn, Starlette, FastAPI, anyio)", "concurrent/futures/"),
-)
+def phased_host() -> type:
+    """``HostProcess`` running ``tischblock host`` through ``bench/host_phases.py``: the same host,
+    checking in its own process, with a clock on each phase; it prints them when it stops."""
+    from tests.hostproc import HostProcess
 
+    class PhasedHost(HostProcess):
+        def command(self) -> list[str]:
+            cmd = super().command()
+            return [cmd[0], str(ROOT / "bench" / "host_phases.py"), *cmd[2:]]
 
-class Profile:
-    """``py-spy record --gil`` of the host process while it takes the sheets: 200 times a second, the
-    stack of the thread holding the GIL, so the shares are of the host's Python CPU time."""
-
-    def __init__(self, pid: int, out: Path) -> None:
-        self.out = out
-        spy = str(Path(sys.executable).parent / "py-spy")
-        self.proc = subprocess.Popen(
-            [spy, "record", "--pid", str(pid), "--format", "raw", "--rate", "200", "--gil", "-o", str(out)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        time.sleep(1.0)  # py-spy attached
-
-    def stop(self) -> None:
-        self.proc.send_signal(2)  # py-spy writes its file on SIGINT
-        self.proc.wait(60)
-
-    def phases(self) -> list[tuple[str, float]]:
-        counts: dict[str, int] = {}
-        total = 0
-        for line in self.out.read_text(encoding="utf-8").splitlines():
-            stack, _, n = line.rpartition(" ")
-            if not n.isdigit():
-                continue
-            phase = next((name for name, frame in PHASES if frame in stack), "other (GC sweeps show in the frame they hit)")
-            counts[phase] = counts.get(phase, 0) + int(n)
-            total += int(n)
-        return sorted(((name, count / total) for name, count in counts.items()), key=lambda x: -x[1]) if total else []
+    return PhasedHost
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -417,7 +398,8 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
     from tests.hostproc import JOIN_CODE, HostProcess
 
     rows: dict[str, list[dict[str, float]]] = {"bare": [], "host": []}
-    host = HostProcess(work / "host", https=https).start()
+    extra = () if args.check_processes is None else ("--check-processes", str(args.check_processes))
+    host = (phased_host() if args.phases else HostProcess)(work / "host", https=https, extra_args=extra).start()
     bare: BareProcess | None = None
     try:
         cafile = str(work / "host" / "tls" / "host-cert.pem") if https else None
@@ -434,19 +416,13 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
                 url = host.url if target == "host" else bare.url
                 before = len(host.stored_revisions()) if target == "host" else bare.stored()
                 assert host.proc is not None
-                profile = Profile(host.proc.pid, work / "profile.txt") if args.profile and target == "host" else None
                 server = host.proc.pid if target == "host" else bare.proc.pid
                 cpu_before, loop_before = cpu_seconds(server), event_loop_cpu_seconds(server)
+                workers_before = children_cpu_seconds(server)
                 results = send(url, cafile, jobs, args.connections)
                 cpu = (cpu_seconds(server) - cpu_before) / len(jobs) * 1000
                 loop = (event_loop_cpu_seconds(server) - loop_before) / len(jobs) * 1000
-                if profile is not None:
-                    profile.stop()
-                    if args.profile_out:
-                        Path(args.profile_out).write_text(profile.out.read_text(encoding="utf-8"), encoding="utf-8")
-                    print("  where the host's Python CPU time went (py-spy --gil samples):")
-                    for phase, share in profile.phases():
-                        print(f"    {share:6.1%}  {phase}")
+                workers = (children_cpu_seconds(server) - workers_before) / len(jobs) * 1000
                 after = len(host.stored_revisions()) if target == "host" else bare.stored()
                 summary = summarize(results)
                 summary["stored"] = after - before
@@ -456,7 +432,10 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
                     f"  round {round_no} {target:>4}: p50 {summary['p50']:7.1f} ms  p99 {summary['p99']:7.1f} ms  "
                     f"{summary['throughput']:7.1f} sheets/s  CPU {cpu:4.2f} ms/sheet  answered {summary['ok']}/{len(jobs)}  stored {after - before}/{len(jobs)}"
                 )
-                print(f"             of its CPU: event loop {loop:4.2f} ms/sheet, the other threads {cpu - loop:4.2f} ms/sheet")
+                print(
+                    f"             of its CPU: event loop {loop:4.2f} ms/sheet, the other threads {cpu - loop - workers:4.2f} ms/sheet, "
+                    f"its check processes {workers:4.2f} ms/sheet"
+                )
         if args.rounds:
             compared = sum(1 for line in host.output if "Die Blätter stimmen überein" in line)
             print(f"  the host answered {compared} sheets with the comparison of their table's two sheets (all agreeing)")
@@ -464,6 +443,13 @@ def run_transport(https: bool, args: argparse.Namespace, work: Path) -> dict[str
         if bare is not None:
             bare.stop()
         host.stop()
+    if args.phases:
+        print(
+            "  where the host's CPU went, over all its rounds (bench/host_phases.py; sheets checked in the host's own process):"
+        )
+        for line in host.output:
+            if line.startswith("PHASES "):
+                print("   " + line.removeprefix("PHASES"))
     return rows
 
 
@@ -488,19 +474,27 @@ def report(name: str, rows: dict[str, list[dict[str, float]]]) -> float:
 
 
 def per_sheet(tables: int) -> None:
-    """CPU per sheet of the host's two pure steps on the bench's own sheets (``json_body``, as
-    ``take_sheet`` parses the body; ``score_sheet``, its ruleset check), the fastest of 5 passes: what
-    the host cannot do with less, against its CPU per sheet in the run."""
-    from scoring import Sheet
+    """CPU per sheet of the host's pure steps on the bench's own sheets, the fastest of 5 passes:
+    parsing the body (``json_body``), the ruleset's check (``score_sheet``), the comparison's tally,
+    the stored form (canonical JSON, SHA-256), and all of them as a check process runs them
+    (``check_sheet``, ``sync/host/checking.py``): what the host cannot do with less."""
+    from scoring import Sheet, score_sheet
+    from scoring.compare import tally
+    from sync.host.checking import check_sheet
     from sync.host.http import json_body
-    from sync.host.phone_api import score_sheet
+    from sync.protocol import body_sha256
 
     sheets = [sheet for pair in sheet_pairs("bench", tables, 1, random.Random(2026)) for sheet in pair]
     bodies = [sheet.to_json().encode("utf-8") for sheet in sheets]
-    for name, step, items in (
+    scored = [(sheet, score_sheet(sheet)) for sheet in sheets]
+    steps: tuple[tuple[str, Callable[[Any], object], list[Any]], ...] = (
         ("parse (json_body)", lambda body: json_body(Sheet, body, "application/json"), bodies),
         ("score (score_sheet)", score_sheet, sheets),
-    ):
+        ("tally", lambda pair: tally(*pair), scored),
+        ("stored form", lambda sheet: body_sha256(sheet.to_json().encode("utf-8")), sheets),
+        ("all (check_sheet)", lambda body: check_sheet(body, "application/json"), bodies),
+    )
+    for name, step, items in steps:
         best = float("inf")
         for _ in range(5):
             start = time.process_time()
@@ -517,9 +511,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--transport", choices=("both", "http", "https"), default="both")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of new sheets; the order of the targets alternates")
     parser.add_argument(
-        "--profile", action="store_true", help="sample the host with py-spy while it takes the sheets (slows it down)"
+        "--phases",
+        action="store_true",
+        help="clock each phase of taking a sheet in the host (bench/host_phases.py; the host checks sheets itself)",
     )
-    parser.add_argument("--profile-out", help="with --profile: keep py-spy's raw stacks in this file")
+    parser.add_argument(
+        "--check-processes",
+        type=int,
+        metavar="N",
+        help="the host's --check-processes (default: the host's own, one per core; 0: it checks sheets in its own process)",
+    )
     parser.add_argument(
         "--pin-bare",
         action="store_true",

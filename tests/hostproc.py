@@ -48,8 +48,11 @@ class HostProcess:
         tournament: str = "Kathreinwatten Söll 2026",
         port: int | None = None,
         database_url: str | None = None,
+        extra_args: tuple[str, ...] = (),
     ) -> None:
         self.data_dir = data_dir
+        self.extra_args = extra_args
+        """More options of ``tischblock host`` (``--check-processes 0``)."""
         self.database_url = database_url
         self.join_code = JOIN_CODE
         """The code it starts with; a restart on a later tournament of the host passes that one's."""
@@ -85,7 +88,7 @@ class HostProcess:
             cmd.append("--insecure-http")
         if self.database_url:
             cmd += ["--database-url", self.database_url]
-        return cmd
+        return cmd + list(self.extra_args)
 
     def start(self, timeout: float = 60.0) -> HostProcess:
         assert self.proc is None or self.proc.poll() is not None, "already running"

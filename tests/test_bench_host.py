@@ -39,7 +39,8 @@ def test_bench_host_runs_with_tiny_numbers() -> None:
     assert len(compared) == 2 and all(n >= 1 for n in compared), out
     for transport in ("HTTP", "HTTPS"):
         assert re.search(rf"{transport} +host throughput / bare throughput: \d+\.\d\d", out), out
-    assert len(re.findall(r"of its CPU: event loop \d+\.\d\d ms/sheet, the other threads -?\d+\.\d\d ms/sheet", out)) == 4, out
+    split = r"of its CPU: event loop \d+\.\d\d ms/sheet, the other threads -?\d+\.\d\d ms/sheet, its check processes \d+\.\d\d ms/sheet"
+    assert len(re.findall(split, out)) == 4, out
     assert "all stored" in out
     folder = re.search(r"data in (\S+) \(removed at the end\)", out)
     assert folder is not None, out
@@ -48,5 +49,15 @@ def test_bench_host_runs_with_tiny_numbers() -> None:
 
 def test_bench_host_times_the_pure_steps_per_sheet() -> None:
     out = bench("--tables", "2", "--per-sheet")
-    for step in ("parse (json_body)", "score (score_sheet)"):
+    for step in ("parse (json_body)", "score (score_sheet)", "tally", "stored form", "all (check_sheet)"):
         assert re.search(rf"{re.escape(step)} +\d+\.\d\d ms of CPU per sheet \(4 sheets, fastest of 5\)", out), out
+
+
+def test_bench_host_clocks_each_phase_of_taking_a_sheet() -> None:
+    out = bench("--tables", "3", "--connections", "4", "--rounds", "1", "--transport", "http", "--phases")
+    assert "6 sheets taken, CPU per sheet by phase (thread CPU time):" in out, out
+    phases = ("parse", "ruleset check", "tally", "stored form", "store (sheet thread)", "comparison")
+    phases += ("the rest of take_sheet", "commit (writer thread)", "event loop (HTTP, routing, hand-over)", "in all")
+    for phase in phases:
+        assert re.search(rf"-?\d+\.\d{{3}} ms +-?[\d.]+% +{re.escape(phase)}\n", out), (phase, out)
+    assert re.search(r"its check processes 0\.00 ms/sheet", out), out  # --phases: checked in the host itself

@@ -72,7 +72,7 @@ def test_the_host_keeps_a_tally_the_collector_need_not_trace_and_compares_as_bef
     ruleset = find_ruleset(a.ruleset.id)
     score_a, score_b = ruleset.score(a), ruleset.score(b)
     scored = ScoredSheets()
-    scored.put("sha-a", a, score_a)
+    scored.put_tally("sha-a", tally(a, score_a))
     kept = scored._tallies.get("sha-a")
     assert kept == tally(a, score_a)
     assert scored._sheets.get("sha-a") is None  # the parsed sheet and score are not kept

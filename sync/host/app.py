@@ -21,6 +21,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..protocol import API_PREFIX, API_VERSION, MAX_BODY_BYTES
+from .checking import SheetChecker
 from .credentials import PASSWORD_SETTING
 from .desk import Desk
 from .http import NO_TELEMETRY, BodyLimit, install_error_handlers
@@ -39,8 +40,10 @@ def create_app(
     wrong_codes_per_minute: int = 5,
     wrong_passwords_per_minute: int = 10,
     address: tuple[str, str | None] | None = None,
+    checker: SheetChecker | None = None,
 ) -> FastAPI:
-    """The host's ASGI app over ``store`` (which must hold a current tournament and the organizer's password)."""
+    """The host's ASGI app over ``store`` (which must hold a current tournament and the organizer's
+    password); arriving sheets are checked by ``checker`` (default: in the request's own thread)."""
     tournament = store.current_tournament()
     if tournament is None:
         raise ValueError("Der Host hat noch kein Turnier (beim ersten Start: --tournament NAME)")
@@ -60,6 +63,7 @@ def create_app(
         scored=scored,
         process_key=secrets.token_bytes(32),
         address=address,
+        checker=checker or SheetChecker(),
     )
     state.desk.roster_hook = League(store, scored).link  # stable player ids for the season (issue 23)
     app = FastAPI(

@@ -32,7 +32,7 @@ from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import Match, Route
 
-from scoring import RuleViolation, Sheet, UnknownRuleset, score_sheet
+from scoring import Sheet
 from scoring.adoption import AdoptionRefused
 
 from ..protocol import (
@@ -47,12 +47,11 @@ from ..protocol import (
     JoinResponse,
     Problem,
     SubmitResponse,
-    body_sha256,
 )
 from .auth import BASIC, basic_credentials, device_of, device_required, device_required_fast, is_organizer, known_device
 from .credentials import new_device_token, same_secret, token_sha256
 from .desk import DeskError, RoundSigned, writer_name
-from .http import PROBLEMS, HostError, RevisionPath, SheetIdPath, json_body, json_body_schema
+from .http import PROBLEMS, HostError, RevisionPath, SheetIdPath, json_body_schema
 from .log import log
 from .records import Device, NewRevision, SheetRefused, StoredRevision
 from .state import HostState
@@ -241,13 +240,14 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
         """Everything ``submit`` does with one arriving sheet, in one worker thread: parse the body
         once, check it (device, table, writer, the Turnierleitung's lock, the ruleset), store it
         (the answer waits for the commit holding it), compare it and answer in JSON."""
-        sheet = json_body(Sheet, body, content_type)
+        checked = state.checker.check(body, content_type)
+        sheet = checked.head
         where = f"Tisch {sheet.context.table or '?'}, {_round_text(sheet.context.round_label, sheet.context.round)}"
         writer = writer_name(sheet) or device.team or device.name
         if sheet.id != sheet_id:
             raise HostError(422, f"Die Blatt-ID im Inhalt ({sheet.id}) ist nicht die der Adresse ({sheet_id})")
-        if revision != len(sheet.entries):
-            raise HostError(422, f"Revision {revision} passt nicht: das Blatt hat {len(sheet.entries)} Einträge")
+        if revision != checked.entries:
+            raise HostError(422, f"Revision {revision} passt nicht: das Blatt hat {checked.entries} Einträge")
         if sheet.context.tournament != device.tournament_id:
             log.warning("Abgelehnt (%s, %s): Blatt eines anderen Turniers von Gerät '%s'", where, writer, device.name)
             raise HostError(403, f"Dieses Gerät gehört zum Turnier '{device.tournament_id}', das Blatt nicht")
@@ -305,15 +305,12 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                 f"Die Turnierleitung hat über Tisch {table} entschieden ({lock.detail}: {lock.reason}); "
                 "Änderungen an diesem Tisch nur noch über die Turnierleitung",
             )
-        try:
-            score = score_sheet(sheet)
-        except (RuleViolation, UnknownRuleset) as error:
-            log.warning("Abgelehnt (%s, %s, Revision %d): %s", where, writer, revision, error)
-            raise HostError(422, str(error)) from None
-        canonical = sheet.to_json().encode("utf-8")
-        sha = body_sha256(canonical)
-        state.scored.put(sha, sheet, score)
-        games = sum(1 for line in score.lines if line.kind != "close")
+        if checked.refusal is not None:
+            log.warning("Abgelehnt (%s, %s, Revision %d): %s", where, writer, revision, checked.refusal)
+            raise HostError(422, checked.refusal)
+        assert checked.tally is not None
+        canonical, sha, games = checked.canonical, checked.sha256, checked.games
+        state.scored.put_tally(sha, checked.tally)
         try:
             result = store.store_revision(
                 NewRevision(
@@ -326,7 +323,7 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                     round=sheet.context.round,
                     table=table,
                     written_by=sheet.context.written_by,
-                    closed=score.status.closed,
+                    closed=checked.closed,
                     games=games,
                     device_id=device.id,
                     claim=device.start_number is None,

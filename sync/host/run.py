@@ -23,6 +23,7 @@ import uvicorn
 
 from ..protocol import JoinLine
 from .app import create_app
+from .checking import SheetChecker, default_check_processes
 from .credentials import PASSWORD_SETTING, hash_password, verify_password
 from .desk import start_tournament
 from .files import secure_data_dir
@@ -174,14 +175,25 @@ def banner(setup: HostSetup, qr: bool = True) -> str:
     return out.getvalue()
 
 
-def serve(setup: HostSetup, *, wrong_codes_per_minute: int = 5, wrong_passwords_per_minute: int = 10) -> None:
-    """Serve the host until Ctrl-C or SIGTERM; each arriving sheet logs one German line."""
+def serve(
+    setup: HostSetup,
+    *,
+    wrong_codes_per_minute: int = 5,
+    wrong_passwords_per_minute: int = 10,
+    check_processes: int | None = None,
+) -> None:
+    """Serve the host until Ctrl-C or SIGTERM; each arriving sheet logs one German line.
+
+    Arriving sheets are checked in ``check_processes`` worker processes (``checking.py``; default:
+    one per core the host may use, none on one core)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stdout, force=True)
+    checker = SheetChecker(default_check_processes() if check_processes is None else check_processes, gc_thresholds=GC_THRESHOLDS)
     app = create_app(
         setup.store,
         wrong_codes_per_minute=wrong_codes_per_minute,
         wrong_passwords_per_minute=wrong_passwords_per_minute,
         address=(setup.join_line.url, setup.join_line.fingerprint),
+        checker=checker,
     )
     gc.collect()
     gc.freeze()  # what the start made (modules, routes, models' validators) lives as long as the host
@@ -202,4 +214,5 @@ def serve(setup: HostSetup, *, wrong_codes_per_minute: int = 5, wrong_passwords_
     try:
         uvicorn.Server(config).run()
     finally:
+        checker.close()
         setup.store.close()

@@ -56,9 +56,9 @@ class ScoredSheets:
         self._sheets: _Recent[tuple[Sheet, Score]] = _Recent(size)
         self._tallies: _Recent[Tally] = _Recent(tallies)
 
-    def put(self, sha: str, sheet: Sheet, score: Score) -> None:
-        """A revision just checked on arrival: keep what the comparison needs of it."""
-        self._tallies.put(sha, tally(sheet, score))
+    def put_tally(self, sha: str, made: Tally) -> None:
+        """A revision just checked on arrival (``checking.py``): keep what the comparison needs of it."""
+        self._tallies.put(sha, made)
 
     def get(self, stored: StoredRevision) -> tuple[Sheet, Score]:
         """The stored revision's sheet and score (parsed and scored on first use)."""

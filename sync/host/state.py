@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from limits import RateLimitItemPerMinute
 from limits.strategies import MovingWindowRateLimiter
 
+from .checking import SheetChecker
 from .desk import Desk
 from .records import Tournament
 from .scored import ScoredSheets
@@ -27,6 +28,8 @@ class HostState:
     """Wrong organizer passwords from all addresses together."""
     desk: Desk
     scored: ScoredSheets = field(default_factory=ScoredSheets)
+    checker: SheetChecker = field(default_factory=SheetChecker)
+    """Where arriving sheets are parsed and checked: worker processes for ``tischblock host``."""
     verified: bytes | None = None
     """HMAC (with a key that lives only in this process) of the password last verified, so a
     dashboard that polls does not pay for scrypt on every request."""

@@ -1,0 +1,121 @@
+"""``tischblock host`` with a clock on each phase of taking a sheet: ``bench/host.py --phases`` runs the host through this.
+
+    python bench/host_phases.py CLI-ARGS...   (as ``python cli.py CLI-ARGS...``)
+
+Each phase's CPU time is measured in the thread that runs it (``time.thread_time``), so a thread
+that waits (for the interpreter lock, the disk, the group commit) is not charged for the wait and no
+sampling decides where a thread was. The phases, per arriving sheet:
+
+- **parse**: the body as a ``Sheet`` (``json_body``);
+- **ruleset check**: ``score_sheet``, the ruleset replaying the whole log;
+- **tally**: what the comparison keeps of the sheet (``scoring/compare.py``);
+- **stored form**: the canonical JSON and its SHA-256;
+- **store (sheet thread)**: handing the revision to the group commit, without the wait for it;
+- **commit (writer thread)**: the group commit's transactions, per sheet;
+- **comparison**: the comparison with the table's other sheet (``Desk.comparison``);
+- **the rest of take_sheet**: the device, table and writer checks, the log line, the answer's JSON;
+- **event loop**: uvicorn's thread: HTTP (or TLS), routing, handing the sheet to a worker thread.
+
+Sheets are checked in the host's own process here (``--check-processes 0``): in a worker process
+the same parse, check, tally and stored form run, where this clock cannot see them. At the host's
+end (SIGTERM) the table is printed per sheet; ``bench/host.py`` prints it with its figures.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import runpy
+import signal
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scoring.model import Sheet  # noqa: E402
+from sync.host import checking, desk, phone_api, store  # noqa: E402
+
+spent: Counter[str] = Counter()
+sheets = [0]
+lock = threading.Lock()
+
+
+def clocked(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, adding the calling thread's CPU time for it to phase ``name``."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        began = time.thread_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            used = time.thread_time() - began
+            with lock:
+                spent[name] += used
+
+    return run
+
+
+def event_loop_seconds() -> float:
+    fields = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def report() -> None:
+    count = sheets[0]
+    if not count:
+        return
+    whole = spent.pop("take_sheet")
+    inner = ("parse", "ruleset check", "tally", "stored form", "store (sheet thread)", "comparison")
+    rows = [(name, spent[name]) for name in inner]
+    rows.append(("the rest of take_sheet", whole - sum(spent[name] for name in inner)))
+    rows.append(("commit (writer thread)", spent["commit (writer thread)"]))
+    rows.append(("event loop (HTTP, routing, hand-over)", event_loop_seconds() - loop_at_start[0]))
+    total = sum(seconds for _, seconds in rows)
+    print(f"PHASES {count} sheets taken, CPU per sheet by phase (thread CPU time):", flush=True)
+    for name, seconds in rows:
+        print(f"PHASES   {seconds / count * 1000:6.3f} ms  {seconds / total:6.1%}  {name}", flush=True)
+    print(f"PHASES   {total / count * 1000:6.3f} ms  100.0%  in all", flush=True)
+
+
+def count_sheet(function: Callable[..., Any]) -> Callable[..., Any]:
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            if sheets[0] == 0:  # the event loop's CPU from the first sheet on (not the phones' joins)
+                loop_at_start[0] = event_loop_seconds()
+            sheets[0] += 1
+        return function(*args, **kwargs)
+
+    return run
+
+
+checking.json_body = clocked("parse", checking.json_body)
+checking.score_sheet = clocked("ruleset check", checking.score_sheet)
+checking.tally = clocked("tally", checking.tally)
+checking.body_sha256 = clocked("stored form", checking.body_sha256)
+Sheet.to_json = clocked("stored form", Sheet.to_json)  # type: ignore[method-assign]
+store.HostStore.store_revision = clocked("store (sheet thread)", store.HostStore.store_revision)  # type: ignore[method-assign]
+store._GroupCommit._commit = clocked("commit (writer thread)", store._GroupCommit._commit)  # type: ignore[method-assign]
+desk.Desk.comparison = clocked("comparison", desk.Desk.comparison)  # type: ignore[method-assign]
+_init = phone_api.KnownDeviceSubmit.__init__
+
+
+def _clocked_init(self: phone_api.KnownDeviceSubmit, state: Any, route: Any, take: Callable[..., Any]) -> None:
+    _init(self, state, route, count_sheet(clocked("take_sheet", take)))
+
+
+phone_api.KnownDeviceSubmit.__init__ = _clocked_init  # type: ignore[method-assign]
+loop_at_start = [0.0]
+
+if __name__ == "__main__":
+    atexit.register(report)
+    # uvicorn ends on SIGTERM by raising it again once it has shut down (the default action: no
+    # atexit); this handler, which uvicorn restores before that, ends the process with the report.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    sys.argv = [str(ROOT / "cli.py"), *sys.argv[1:], "--check-processes", "0"]
+    runpy.run_path(str(ROOT / "cli.py"), run_name="__main__")

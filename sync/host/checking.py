@@ -1,0 +1,204 @@
+"""An arriving sheet parsed and checked with its ruleset, in worker processes where the host has cores to spare.
+
+Parsing a sheet, scoring it with its ruleset (``score_sheet``) and making what the comparison needs
+of it (``Tally``) are pure work on the body's bytes: three quarters of the host's CPU per sheet
+(``bench/host.py --phases``, issue 24). In the host's own process they share one interpreter lock
+with the event loop, the group commit and every other request, so the host took sheets no faster
+than one core runs Python. ``SheetChecker`` hands that work to a pool of worker processes, one per
+core the host may use, and the host's threads only wait for the answer.
+
+- The answer is the same as checking in the host's own process (``check_sheet``): the worker runs
+  the same function. A body the worker cannot parse is parsed again in the host's process, so a
+  refused body gets exactly the refusal FastAPI would give (those are rare; the worker sends no
+  pydantic error across the pipe).
+- Until the workers have started (about a second after the host), where the OS gives only one
+  core, and if a worker dies (the pool is started again), sheets are checked in the host's own
+  process: a sheet is never refused or delayed because a worker is missing.
+- The workers run on every core the host may use (the host's own threads stay on one: ``one_core``)
+  and end when the host ends, also when it is killed (each watches its parent).
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from scoring import RuleViolation, Sheet, UnknownRuleset, score_sheet
+from scoring.compare import Tally, tally
+
+from ..protocol import body_sha256
+from .http import json_body
+from .log import log
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the host needs of an arriving sheet that parsed: the sheet without its log, and either
+    the ruleset's refusal or the stored form and the score's facts."""
+
+    head: Sheet
+    """The sheet with an empty log (``entries``): id, context, participants and ruleset for the checks."""
+    entries: int
+    """How many log entries it has (the revision it must be sent as)."""
+    refusal: str | None = None
+    """The ruleset's German refusal (``RuleViolation``, ``UnknownRuleset``); ``None`` if it holds."""
+    canonical: bytes = b""
+    """Its canonical JSON (``Sheet.to_json()``), the form it is stored in."""
+    sha256: str = ""
+    closed: bool = False
+    games: int = 0
+    """Game lines of its score (every line but the close)."""
+    tally: Tally | None = None
+    """What the comparison with the other sheet of its table needs (``scoring/compare.py``)."""
+
+
+def check_sheet(body: bytes, content_type: str | None) -> Checked:
+    """Parse ``body`` as a sheet (refused as FastAPI refuses a body: ``json_body``) and check it with
+    its ruleset; a ruleset's refusal is returned in ``refusal``, not raised."""
+    sheet = json_body(Sheet, body, content_type)
+    head = sheet.model_copy(update={"entries": ()})
+    try:
+        score = score_sheet(sheet)
+    except (RuleViolation, UnknownRuleset) as error:
+        return Checked(head=head, entries=len(sheet.entries), refusal=str(error))
+    canonical = sheet.to_json().encode("utf-8")
+    return Checked(
+        head=head,
+        entries=len(sheet.entries),
+        canonical=canonical,
+        sha256=body_sha256(canonical),
+        closed=score.status.closed,
+        games=sum(1 for line in score.lines if line.kind != "close"),
+        tally=tally(sheet, score),
+    )
+
+
+def _check_in_worker(body: bytes, content_type: str | None) -> Checked | None:
+    """``check_sheet`` in a worker; ``None`` for a body that does not parse (the host parses it again)."""
+    try:
+        return check_sheet(body, content_type)
+    except Exception:  # a refused body: its refusal is made in the host's process (see the module docstring)
+        return None
+
+
+def default_check_processes() -> int:
+    """One worker per core the host may use, at most 8; none where there is only one core."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(cores, 8) if cores > 1 else 0
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def _start_worker(parent: int, cores: frozenset[int] | None, thresholds: tuple[int, int, int] | None) -> None:
+    """A worker's start: every core the host may use, the host's collector thresholds, and an end
+    with its parent (a killed host leaves no worker behind)."""
+    if cores and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)
+    if thresholds is not None:
+        gc.set_threshold(*thresholds)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="tischblock-check-parent", daemon=True).start()
+
+
+class SheetChecker:
+    """``check`` an arriving sheet in one of ``processes`` worker processes (0: in the calling thread)."""
+
+    def __init__(self, processes: int = 0, *, gc_thresholds: tuple[int, int, int] | None = None) -> None:
+        self.processes = processes
+        self._cores = frozenset(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+        self._gc_thresholds = gc_thresholds
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self._ready = False
+        self._closed = False
+        if processes > 0:
+            self._start()
+
+    @property
+    def in_workers(self) -> bool:
+        """Whether sheets are checked in the worker processes now (not while they start, not at 0)."""
+        return self._ready
+
+    def _start(self) -> None:
+        """Start the pool and its workers (in the background: the host serves meanwhile)."""
+        pool = ProcessPoolExecutor(
+            self.processes,
+            mp_context=multiprocessing.get_context("spawn"),  # no fork of a process with threads
+            initializer=_start_worker,
+            initargs=(os.getpid(), self._cores, self._gc_thresholds),
+        )
+        with self._lock:
+            if self._closed:  # closed while a broken pool was being replaced
+                pool.shutdown(wait=False)
+                return
+            self._pool, self._ready = pool, False
+        # One task each, all at once: the pool starts a worker for every task no idle worker takes.
+        started = [pool.submit(_ready) for _ in range(self.processes)]
+        remaining = [len(started)]
+
+        def done(future: Future[int]) -> None:
+            with self._lock:
+                if future.exception() is not None:
+                    if self._pool is pool:
+                        log.warning("Prüf-Prozesse starten nicht (%s); der Host prüft die Blätter selbst", future.exception())
+                        self._pool = None
+                    return
+                remaining[0] -= 1
+                if remaining[0] == 0 and self._pool is pool:
+                    self._ready = True
+                    log.info("Ankommende Blätter prüfen %d Prüf-Prozesse", self.processes)
+
+        for future in started:
+            future.add_done_callback(done)
+
+    def check(self, body: bytes, content_type: str | None) -> Checked:
+        """``check_sheet(body, content_type)``, in a worker process when they run."""
+        with self._lock:
+            pool = self._pool if self._ready else None
+        if pool is None:
+            return check_sheet(body, content_type)
+        try:
+            found = pool.submit(_check_in_worker, body, content_type).result()
+        except BrokenProcessPool:
+            self._restart(pool)
+            return check_sheet(body, content_type)
+        except (RuntimeError, CancelledError):  # the pool was shut down under us (the host stops)
+            return check_sheet(body, content_type)
+        return found if found is not None else check_sheet(body, content_type)
+
+    def workers(self) -> list[int]:
+        """The process ids of the running workers (none while they start or at 0)."""
+        with self._lock:
+            pool = self._pool
+        # ProcessPoolExecutor keeps its processes by pid; it has no public way to list them.
+        return sorted(pool._processes or {}) if pool is not None else []  # type: ignore[attr-defined]
+
+    def _restart(self, broken: ProcessPoolExecutor) -> None:
+        """A worker died (killed, out of memory): a new pool, once, by the first thread to see it."""
+        with self._lock:
+            if self._pool is not broken or self._closed:
+                return
+            self._pool, self._ready = None, False
+        log.warning("Ein Prüf-Prozess ist ausgefallen; die Prüf-Prozesse starten neu")
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._start()
+
+    def close(self) -> None:
+        """End the workers (the host stops)."""
+        with self._lock:
+            pool, self._pool, self._ready, self._closed = self._pool, None, False, True
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)

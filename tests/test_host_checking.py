@@ -1,0 +1,185 @@
+"""Arriving sheets checked in worker processes (``sync/host/checking.py``, issue 24): the same
+answer as checking in the host's own process, for good sheets, sheets the ruleset refuses and
+bodies that are no sheet; a dead worker costs no answer; a killed host leaves no worker behind."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.exceptions import RequestValidationError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring import RuleViolation, Sheet, score_sheet
+from scoring.compare import tally
+from sync.host import checking
+from sync.host.checking import Checked, SheetChecker, check_sheet
+from sync.host.http import json_body
+
+from .host_helpers import start_host, watten_sheet
+
+ROOT = Path(__file__).resolve().parent
+SHEETS = sorted(p for p in (ROOT / "data").glob("*/*.json") if p.parent.name != "tournament")
+JSON = "application/json"
+
+
+def _body(path: Path) -> bytes:
+    """A real scoresheet's sheet as a phone sends it (the data file holds it under ``sheet``)."""
+    sheet = json.loads(path.read_text(encoding="utf-8"))["sheet"]
+    sheet.setdefault("id", str(uuid.uuid5(uuid.NAMESPACE_URL, path.name)))  # a phone's sheet always has its id
+    return json.dumps(sheet, ensure_ascii=False).encode("utf-8")
+
+
+def wait_for(what: str, done: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Wait for a state (never for a time): ``timeout`` only ends a wait that would never end."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"nicht erreicht: {what}")
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module", name="checker")
+def checker_fixture() -> Iterator[SheetChecker]:
+    running = SheetChecker(2)
+    try:
+        wait_for("die Prüf-Prozesse laufen", lambda: running.in_workers)
+        yield running
+    finally:
+        running.close()
+
+
+def _expected(body: bytes) -> Checked:
+    """What checking ``body`` in this process makes of it."""
+    return check_sheet(body, JSON)
+
+
+def test_every_real_sheet_gets_the_same_answer_from_a_worker_as_in_the_host(
+    checker: SheetChecker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert len(SHEETS) >= 20
+    bodies = [_body(path) for path in SHEETS]
+    expected = [_expected(body) for body in bodies]
+    assert any(e.refusal for e in expected) and any(e.closed for e in expected)  # both kinds are among them
+    for body, made in zip(bodies, expected, strict=True):  # what the host stored and kept before the workers
+        sheet = Sheet.model_validate_json(body)
+        assert made.head == sheet.model_copy(update={"entries": ()}) and made.entries == len(sheet.entries)
+        if made.refusal is not None:
+            with pytest.raises(RuleViolation) as refused:
+                score_sheet(sheet)
+            assert str(refused.value) == made.refusal
+            continue
+        assert made.canonical == sheet.to_json().encode("utf-8")
+        assert made.sha256 == hashlib.sha256(made.canonical).hexdigest()
+        assert made.tally == tally(sheet, score_sheet(sheet))
+
+    def not_here(body: bytes, content_type: str | None) -> Checked:
+        raise AssertionError("checked in the test's process, not in a worker")
+
+    monkeypatch.setattr(checking, "check_sheet", not_here)  # the workers' own module is not patched
+    for path, body, wanted in zip(SHEETS, bodies, expected, strict=True):
+        assert checker.check(body, JSON) == wanted, path.name
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.one_of(st.binary(max_size=200), st.just(b""), st.just(b'{"id": 1}'), st.just(b"[" * 5000)))
+def test_a_body_that_is_no_sheet_gets_the_refusal_fastapi_would_give(checker: SheetChecker, body: bytes) -> None:
+    with pytest.raises(Exception) as local:
+        json_body(Sheet, body, JSON)
+    with pytest.raises(type(local.value)) as through_checker:
+        checker.check(body, JSON)
+    if isinstance(local.value, RequestValidationError):
+        assert isinstance(through_checker.value, RequestValidationError)
+        assert through_checker.value.errors() == local.value.errors()
+
+
+def test_a_dead_worker_costs_no_answer_and_the_workers_start_again() -> None:
+    body = _body(SHEETS[0])
+    running = SheetChecker(2)
+    try:
+        wait_for("die Prüf-Prozesse laufen", lambda: running.in_workers and len(running.workers()) == 2)
+        first = running.workers()
+        os.kill(first[0], signal.SIGKILL)
+        wait_for("der Prozess ist beendet", lambda: not Path(f"/proc/{first[0]}").exists() or _zombie(first[0]))
+        assert running.check(body, JSON) == _expected(body)  # answered in the host's own process
+        wait_for("neue Prüf-Prozesse laufen", lambda: running.in_workers and len(running.workers()) == 2)
+        assert not set(running.workers()) & set(first)
+        assert running.check(body, JSON) == _expected(body)
+    finally:
+        running.close()
+    assert running.workers() == [] and not running.in_workers
+    assert running.check(body, JSON) == _expected(body)  # after the end: in the caller's thread
+
+
+def test_without_workers_the_host_checks_in_its_own_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    running = SheetChecker(0)
+    assert not running.in_workers and running.workers() == []
+    body = _body(SHEETS[0])
+    assert running.check(body, JSON) == check_sheet(body, JSON) == _expected(body)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _children(pid: int) -> set[int]:
+    """The living processes ``pid`` started (its check processes and multiprocessing's resource tracker)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.add(int(entry.name))
+    return found
+
+
+def _workers(pid: int) -> set[int]:
+    """``pid``'s check processes: the children multiprocessing spawned to run tasks."""
+    found = set()
+    for child in _children(pid):
+        try:
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.add(child)
+        except OSError:
+            continue
+    return found
+
+
+def test_the_host_checks_in_workers_and_a_killed_host_leaves_none_behind(tmp_path: Path) -> None:
+    host = start_host(tmp_path, "--check-processes", "2")
+    try:
+        assert host.process is not None
+        pid = host.process.pid
+        wait_for("der Host hat zwei Prüf-Prozesse", lambda: len(_workers(pid)) == 2)
+        started = _children(pid)
+        wait_for("der Host meldet sie", lambda: "Ankommende Blätter prüfen 2 Prüf-Prozesse" in host.terminal())
+        token = host.join(table=3, team="A")["device_token"]
+        sheet = watten_sheet(host.join(table=3, team="B")["tournament_id"], 3)
+        reply = host.put(sheet, token)  # checked in a worker: the host reported them ready before
+        assert reply.status_code == 201, reply.text
+        assert reply.json()["closed"] is True
+        assert host.put(sheet, token).json()["status"] == "already_stored"
+        after_close = sheet.model_copy(update={"entries": (*sheet.entries, sheet.entries[0])})
+        refused = host.put(after_close, token)  # the ruleset's refusal, made in a worker
+        assert refused.status_code == 422 and "abgeschlossen" in refused.text, refused.text
+        host.kill()
+        wait_for(
+            "die Prüf-Prozesse enden mit dem Host",
+            lambda: all(_zombie(child) for child in started),
+        )
+    finally:
+        host.stop()
