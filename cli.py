@@ -246,12 +246,15 @@ def cmd_host(args: argparse.Namespace) -> int:
         setup.store.close()
         return 0
     print("Der Host läuft; beenden mit Strg-C.", flush=True)
-    serve(
-        setup,
-        wrong_codes_per_minute=args.wrong_codes_per_minute,
-        wrong_passwords_per_minute=args.wrong_passwords_per_minute,
-        check_processes=args.check_processes,
-    )
+    try:
+        serve(
+            setup,
+            wrong_codes_per_minute=args.wrong_codes_per_minute,
+            wrong_passwords_per_minute=args.wrong_passwords_per_minute,
+            check_processes=args.check_processes,
+        )
+    except KeyboardInterrupt:  # Strg-C: uvicorn has shut down gracefully and raises it again
+        print("Host beendet.", flush=True)
     return 0
 
 

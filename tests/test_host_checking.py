@@ -8,6 +8,8 @@ import hashlib
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -24,7 +26,8 @@ from sync.host import checking
 from sync.host.checking import Checked, SheetChecker, check_sheet
 from sync.host.http import json_body
 
-from .host_helpers import start_host, watten_sheet
+from .conftest import checkout_env
+from .host_helpers import free_port, start_host, watten_sheet
 
 ROOT = Path(__file__).resolve().parent
 SHEETS = sorted(p for p in (ROOT / "data").glob("*/*.json") if p.parent.name != "tournament")
@@ -108,15 +111,41 @@ def test_a_dead_worker_costs_no_answer_and_the_workers_start_again() -> None:
         wait_for("die Prüf-Prozesse laufen", lambda: running.in_workers and len(running.workers()) == 2)
         first = running.workers()
         os.kill(first[0], signal.SIGKILL)
-        wait_for("der Prozess ist beendet", lambda: not Path(f"/proc/{first[0]}").exists() or _zombie(first[0]))
-        assert running.check(body, JSON) == _expected(body)  # answered in the host's own process
-        wait_for("neue Prüf-Prozesse laufen", lambda: running.in_workers and len(running.workers()) == 2)
-        assert not set(running.workers()) & set(first)
+        wait_for("der Prozess ist beendet", lambda: _zombie(first[0]))
+
+        def answered_and_restarted() -> bool:
+            # Every check is answered: by the other worker until the pool sees the death, then
+            # (the pool broken) in this process while a new pool starts, then by the new workers.
+            assert running.check(body, JSON) == _expected(body)
+            return running.in_workers and len(running.workers()) == 2 and not set(running.workers()) & set(first)
+
+        wait_for("neue Prüf-Prozesse laufen", answered_and_restarted)
         assert running.check(body, JSON) == _expected(body)
     finally:
         running.close()
     assert running.workers() == [] and not running.in_workers
     assert running.check(body, JSON) == _expected(body)  # after the end: in the caller's thread
+
+
+def test_ctrl_c_at_the_terminal_ends_the_host_not_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C reaches every process of the terminal's group: a worker must not die of it (a traceback
+    per worker on the organizer's screen, the pool broken while the host shuts down gracefully)."""
+    body = _body(SHEETS[0])
+    expected = _expected(body)
+    running = SheetChecker(1)
+    try:
+        wait_for("der Prüf-Prozess läuft", lambda: running.in_workers and len(running.workers()) == 1)
+        worker = running.workers()[0]
+        os.kill(worker, signal.SIGINT)
+
+        def not_here(body: bytes, content_type: str | None) -> Checked:
+            raise AssertionError("the worker died of SIGINT: checked in the test's process")
+
+        monkeypatch.setattr(checking, "check_sheet", not_here)
+        assert running.check(body, JSON) == expected
+        assert running.workers() == [worker] and not _zombie(worker)
+    finally:
+        running.close()
 
 
 def test_without_workers_the_host_checks_in_its_own_thread(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -183,3 +212,29 @@ def test_the_host_checks_in_workers_and_a_killed_host_leaves_none_behind(tmp_pat
         )
     finally:
         host.stop()
+
+
+def test_ctrl_c_ends_the_host_with_its_workers_and_no_traceback(tmp_path: Path) -> None:
+    """The organizer ends the host with Strg-C, as its banner says: the terminal's whole process group
+    gets SIGINT; the host shuts down, says so, and neither it nor a worker prints a traceback."""
+    command = [sys.executable, "-m", "cli", "host", "--data-dir", str(tmp_path), "--host", "127.0.0.1"]
+    command += ["--port", str(free_port()), "--organizer-password", "geheim-123", "--tournament", "Strg-C-Turnier"]
+    command += ["--no-qr", "--insecure-http", "--check-processes", "2"]
+    log = tmp_path / "terminal.log"
+    with log.open("wb") as out:
+        host = subprocess.Popen(
+            command, cwd=ROOT.parent, env=checkout_env(), stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        wait_for("der Host meldet seine Prüf-Prozesse", lambda: "Ankommende Blätter prüfen 2" in log.read_text(encoding="utf-8"))
+        workers = _workers(host.pid)
+        assert len(workers) == 2
+        os.killpg(host.pid, signal.SIGINT)
+        assert host.wait(30) == 0
+        text = log.read_text(encoding="utf-8")
+        assert "Host beendet." in text and "Traceback" not in text, text
+        wait_for("die Prüf-Prozesse sind beendet", lambda: all(_zombie(pid) for pid in workers))
+    finally:
+        if host.poll() is None:
+            os.killpg(host.pid, signal.SIGKILL)
+            host.wait(10)

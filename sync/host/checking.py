@@ -23,9 +23,10 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -94,12 +95,17 @@ def default_check_processes() -> int:
 
 
 def _ready() -> int:
+    """A started worker's answer: its pid, a little later, so that a worker still starting takes the
+    next of these while this one is busy (``SheetChecker._warm``)."""
+    time.sleep(0.05)
     return os.getpid()
 
 
 def _start_worker(parent: int, cores: frozenset[int] | None, thresholds: tuple[int, int, int] | None) -> None:
     """A worker's start: every core the host may use, the host's collector thresholds, and an end
-    with its parent (a killed host leaves no worker behind)."""
+    with its parent (a killed host leaves no worker behind). Ctrl-C at the host's terminal reaches
+    every process of its group: the host shuts down on it, its workers leave that to the host."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)
     if thresholds is not None:
@@ -145,24 +151,29 @@ class SheetChecker:
                 pool.shutdown(wait=False)
                 return
             self._pool, self._ready = pool, False
-        # One task each, all at once: the pool starts a worker for every task no idle worker takes.
-        started = [pool.submit(_ready) for _ in range(self.processes)]
-        remaining = [len(started)]
+        threading.Thread(target=self._warm, args=(pool,), name="tischblock-check-start", daemon=True).start()
 
-        def done(future: Future[int]) -> None:
+    def _warm(self, pool: ProcessPoolExecutor) -> None:
+        """Wait until every worker of ``pool`` has started (imported its modules and ignores Ctrl-C),
+        then hand the checks to them. One task per worker at a time: the pool starts a worker for every
+        task no idle worker takes, and a worker still starting takes one while the others are busy."""
+        seen: set[int] = set()
+        deadline = time.monotonic() + 120
+        try:
+            while len(seen) < self.processes:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{len(seen)} von {self.processes} in 120 s gestartet")
+                seen.update(future.result() for future in [pool.submit(_ready) for _ in range(self.processes)])
+        except Exception as error:  # a worker that cannot start, or the pool shut down meanwhile
             with self._lock:
-                if future.exception() is not None:
-                    if self._pool is pool:
-                        log.warning("Prüf-Prozesse starten nicht (%s); der Host prüft die Blätter selbst", future.exception())
-                        self._pool = None
-                    return
-                remaining[0] -= 1
-                if remaining[0] == 0 and self._pool is pool:
-                    self._ready = True
-                    log.info("Ankommende Blätter prüfen %d Prüf-Prozesse", self.processes)
-
-        for future in started:
-            future.add_done_callback(done)
+                if self._pool is pool and not self._closed:
+                    log.warning("Prüf-Prozesse starten nicht (%s); der Host prüft die Blätter selbst", error)
+                    self._pool = None
+            return
+        with self._lock:
+            if self._pool is pool:
+                self._ready = True
+                log.info("Ankommende Blätter prüfen %d Prüf-Prozesse", self.processes)
 
     def check(self, body: bytes, content_type: str | None) -> Checked:
         """``check_sheet(body, content_type)``, in a worker process when they run."""
