@@ -148,6 +148,19 @@ def test_ctrl_c_at_the_terminal_ends_the_host_not_its_workers(monkeypatch: pytes
         running.close()
 
 
+def test_workers_that_cannot_start_leave_the_checks_to_the_host(caplog: pytest.LogCaptureFixture) -> None:
+    body = _body(SHEETS[0])
+    running = SheetChecker(0)
+    running.processes, running._cores = 1, frozenset({1_000_000})  # no such core: each worker dies at its start
+    running._start()
+    try:
+        wait_for("der Host gibt die Prüf-Prozesse auf", lambda: "Prüf-Prozesse starten nicht" in caplog.text)
+        assert not running.in_workers and running.workers() == []
+        assert running.check(body, JSON) == _expected(body)
+    finally:
+        running.close()
+
+
 def test_without_workers_the_host_checks_in_its_own_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     running = SheetChecker(0)
     assert not running.in_workers and running.workers() == []

@@ -166,9 +166,12 @@ class SheetChecker:
                 seen.update(future.result() for future in [pool.submit(_ready) for _ in range(self.processes)])
         except Exception as error:  # a worker that cannot start, or the pool shut down meanwhile
             with self._lock:
-                if self._pool is pool and not self._closed:
-                    log.warning("Prüf-Prozesse starten nicht (%s); der Host prüft die Blätter selbst", error)
+                mine = self._pool is pool and not self._closed
+                if mine:
                     self._pool = None
+            if mine:
+                log.warning("Prüf-Prozesse starten nicht (%s); der Host prüft die Blätter selbst", error)
+                pool.shutdown(wait=False, cancel_futures=True)
             return
         with self._lock:
             if self._pool is pool:
