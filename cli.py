@@ -344,7 +344,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--check-processes",
         type=int,
         metavar="N",
-        help="Prozesse, die ankommende Blätter prüfen (Standard: einer je Kern; 0: der Host prüft selbst)",
+        default=int(os.environ["TISCHBLOCK_CHECK_PROCESSES"])
+        if os.environ.get("TISCHBLOCK_CHECK_PROCESSES", "").isdigit()
+        else None,
+        help="Prozesse, die ankommende Blätter prüfen (Standard: TISCHBLOCK_CHECK_PROCESSES, sonst einer je Kern; 0: der Host prüft selbst)",
     )
     host.set_defaults(func=cmd_host)
     host_sub = host.add_subparsers(dest="host_command", required=False, metavar="import-into")

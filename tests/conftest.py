@@ -18,6 +18,11 @@ from scoring import Entry, Participant, Ruleset, RuleViolation, Score, Sheet
 settings.register_profile("tischblock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("tischblock")
 
+# The hosts the tests start check sheets in their own process: each start of check processes costs
+# one to two seconds of CPU, and the suite starts hosts some seventy times. The tests of the check
+# processes (test_host_checking.py, the host bench's) ask for them with --check-processes.
+os.environ.setdefault("TISCHBLOCK_CHECK_PROCESSES", "0")
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 RULES = ROOT.parent / "shared" / "rules"

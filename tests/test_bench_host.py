@@ -17,7 +17,7 @@ def bench(*args: str) -> str:
     done = subprocess.run(
         [sys.executable, "bench/host.py", *args],
         cwd=ROOT,
-        env=checkout_env(),
+        env={k: v for k, v in checkout_env().items() if k != "TISCHBLOCK_CHECK_PROCESSES"},  # the host's own default
         capture_output=True,
         text=True,
         timeout=300,
