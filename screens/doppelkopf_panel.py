@@ -66,7 +66,8 @@ def _chip(
         side=ft.BorderSide(2 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE),
     )
     button = ft.OutlinedButton(content=content, height=TOUCH, expand=expand, style=style, on_click=lambda _: on_click())
-    chip = ft.Semantics(label=label, button=True, container=True, exclude_semantics=True, content=button)
+    # ``selected``: a screen reader says which chips are chosen (the web client shows it as aria-current)
+    chip = ft.Semantics(label=label, button=True, selected=selected, container=True, exclude_semantics=True, content=button)
     if expand:
         # As the Watten panel's buttons: a sized, expanding box around the semantics node.
         return ft.Container(expand=True, height=TOUCH, content=chip)

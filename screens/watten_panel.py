@@ -22,6 +22,7 @@ def _button(choice: Choice, on_submit: Submit, *, chosen: bool, height: int = BI
         content=ft.Semantics(
             label=choice.label,
             button=True,
+            selected=chosen,
             container=True,
             exclude_semantics=True,
             content=ft.FilledTonalButton(

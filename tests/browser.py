@@ -309,10 +309,15 @@ def with_editing_probe(page):  # type: ignore[no-untyped-def]
     def note(what: str) -> None:
         log.append(f"{time.monotonic() - started:.1f} s {what}")
 
+    traffic = Traffic()
+    _traffic[page] = traffic
+
     def opened(connection) -> None:  # type: ignore[no-untyped-def]
         note(f"opened {connection.url}")
         connection.on("close", lambda _: note("closed"))
         connection.on("socketerror", lambda error: note(f"failed: {error}"))
+        connection.on("framesent", traffic.sent)
+        connection.on("framereceived", traffic.received)
 
     page.on("websocket", opened)
     # Flutter reports an exception in a frame (a build or layout that threw) on the console and goes on
@@ -323,6 +328,63 @@ def with_editing_probe(page):  # type: ignore[no-untyped-def]
 
 
 _connection_logs: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
+
+
+class Traffic:
+    """The frames between a page and the app, numbered in the order Playwright saw them.
+
+    Flet's web client sends an event (a tap) as a msgpack frame ``[3, {...}]`` and the app answers with
+    patches ``[2, {...}]``; nothing else is sent while the app is idle (no heartbeat). A tap is answered
+    when a frame comes back after the tap's event went out (``Taps.tap`` waits for that)."""
+
+    EVENT = 3
+    """Flet's ``ClientAction.CONTROL_EVENT``: a frame the page sends for a tap."""
+
+    def __init__(self) -> None:
+        self.number = 0
+        self.last_event = 0
+        self.last_received = 0
+
+    def sent(self, frame: bytes | str) -> None:
+        self.number += 1
+        if isinstance(frame, bytes) and len(frame) > 2 and frame[2] == self.EVENT:
+            self.last_event = self.number
+
+    def received(self, _frame: bytes | str) -> None:
+        self.number += 1
+        self.last_received = self.number
+
+
+_traffic: weakref.WeakKeyDictionary[Any, Traffic] = weakref.WeakKeyDictionary()
+
+
+EVENT_FRAMES = 10
+"""How many frames a tap has to send its event in: Flutter sends it from the pointer-up handler, within
+a frame; a tap that sends none in this many frames reached no control that takes taps (counted, not
+timed: a busy machine draws fewer frames a second and gets the same number)."""
+
+
+def wait_for_answer(page, what: str, since: int) -> None:  # type: ignore[no-untyped-def]
+    """After a tap (``since``: ``Traffic.number`` before it): wait until the app has answered its event and
+    the answer is drawn, as a player looks before the next tap. Without it, a tap right after one that
+    re-lays the panel out was aimed at where the control stood before the answer came: on a busy machine
+    "Absagen …", tapped after "Kontra", landed on the Kontra chip the answer had just widened, and took
+    the Kontra back (stress round, 27 Nov). A page opened without ``with_editing_probe`` is not watched."""
+    traffic = _traffic.get(page)
+    if traffic is None:
+        return
+    for _ in range(EVENT_FRAMES):
+        if traffic.last_event > since:
+            break
+        next_frame(page)
+    else:
+        return  # no event went out: nothing for the app to answer
+    deadline = time.monotonic() + patient() / 1000
+    while traffic.last_received < traffic.last_event:
+        if time.monotonic() > deadline:
+            raise ScreenAssertionError(f"the app did not answer the tap on {what!r}. {what_the_screen_shows(page)}")
+        next_frame(page)
+    next_frame(page)
 
 
 def connections(page) -> str:  # type: ignore[no-untyped-def]
@@ -521,16 +583,25 @@ class Taps:
         self.page = page
         self.count = 0
 
-    def tap(self, role: str, name: str, *, exact: bool = True, timeout: float = 15_000) -> None:
-        """Tap the control with this accessible role and name (waits until it is there, ``patient``)."""
+    def tap(self, role: str, name: str, *, exact: bool = True, timeout: float = 15_000, answered: bool = True) -> None:
+        """Tap the control with this accessible role and name: once it is there and stands still, and then,
+        for a button, until the app has answered the tap (``wait_for_answer``), as a player looks before
+        the next tap. ``answered=False`` for a button whose tap the app has nothing to redraw for: one the
+        page handles itself (an expansion tile's header), or one whose answer is the screen as it stands
+        (sending again to a host that refused, with the refusal already shown)."""
         locator = self.page.get_by_role(role, name=name, exact=exact)
         try:
             locator.first.wait_for(timeout=patient(timeout))
             stand_still(self.page, locator.first, name, patient(timeout))
+            since = _traffic[self.page].number if self.page in _traffic else 0
             locator.first.click(timeout=patient(timeout))
         except PlaywrightError as error:
             raise waited(self.page, f"no {role} named {name!r} to tap", error) from None
         self.count += 1
+        if role == "button" and answered:
+            # A radio button, a checkbox or a switch shows its tap itself, and the app may have nothing to
+            # redraw (a ruleset chosen on the form: no answer came); a button's tap shows only by the answer.
+            wait_for_answer(self.page, name, since)
 
     def type(self, label: str, text: str, *, timeout: float = 15_000) -> None:
         """Type ``text`` into the text field labelled ``label`` (one value typed counts one)."""

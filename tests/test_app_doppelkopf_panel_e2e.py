@@ -99,6 +99,9 @@ def test_the_open_ansagen_are_not_cut_off_overlapping_or_too_small(app: Any, bro
     for name in ("Re", "Kontra", "Absagen …"):
         taps.tap("button", name)
     wait_for_control(page, "button", "Kontra: schwarz")
+    # A screen reader says which chips are chosen: Flutter's web client marks them aria-current.
+    chosen = {n: page.get_by_role("button", name=n, exact=True).first.get_attribute("aria-current") for n in ("Re", "Kontra")}
+    assert chosen == {"Re": "true", "Kontra": "true"}, chosen
     still_frame(page)
     wrong = problems(page)
     if width == 360 and size == "sehr-gross":
