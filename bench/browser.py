@@ -1,6 +1,7 @@
 """What one screen action of the browser tests costs Chromium, plainly and in the variants tried (issue 24).
 
-    python bench/browser.py [--variant fps=10] [--variant touch] [--variant arg=--in-process-gpu] [--rounds 1]
+    python bench/browser.py [--variant fps=10] [--variant touch] [--variant arg=--in-process-gpu]
+        [--variant renderer=canvaskit] [--variant cpu-only] [--rounds 1]
 
 Each run starts the real app (``main.py``) on a fresh data directory and a fresh Debian Chromium with
 the browser tests' flags (``tests/browser.py``), and does what a test does at a phone's size: "Neues
@@ -17,6 +18,11 @@ times; the figures are each variant's Chromium CPU for the same actions as a rat
 - ``touch``: taps as touches instead of mouse clicks.
 - ``arg=FLAG``: one more Chromium flag (``--in-process-gpu``, ``--enable-features=SkiaGraphite``, ...).
 - ``drop=FLAG``: one of the tests' flags left out (``--disable-gpu``: GPU compositing on SwiftShader).
+- ``renderer=canvaskit`` or ``renderer=skwasm``: Flutter's web renderer forced (an init script adds it
+  to the configuration Flet's bootstrap hands Flutter; Flet's own default, "auto", loads skwasm where
+  the browser has WebAssembly GC and WebGL, as Chromium does).
+- ``cpu-only``: CanvasKit rasterizing on the CPU (Flutter's ``canvasKitForceCpuOnly``) instead of WebGL,
+  which with ``--disable-gpu`` Chromium's GPU process emulates on SwiftShader.
 
 This is a measurement, not a test.
 """
@@ -24,6 +30,7 @@ This is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -50,6 +57,29 @@ from tests.browser import (  # noqa: E402
 
 COUNT_FRAMES = """(() => { window.__benchFrames = 0; const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = cb => { window.__benchFrames++; return raf(cb); }; })();"""
+
+FLUTTER_CONFIG = """(() => {
+  const extra = CONFIG;
+  let loader;
+  window._flutter = window._flutter || {};
+  Object.defineProperty(window._flutter, "loader", {
+    configurable: true,
+    get: () => loader,
+    set: value => {
+      loader = value;
+      const load = value.load.bind(value);
+      value.load = options => { Object.assign(options.config, extra); return load(options); };
+    },
+  });
+})();"""
+"""Adds CONFIG (a JSON object) to the configuration Flet's bootstrap hands Flutter's loader; the bootstrap
+starts the engine with the same object, so the engine sees it too (``renderer``, ``canvasKitForceCpuOnly``)."""
+
+
+WHICH_RENDERER = "() => window._flutter_skwasmInstance ? 'skwasm' : 'canvaskit'"
+"""The renderer the page runs: Flet's bootstrap keeps skwasm's instance on the window."""
+
+RENDERERS: dict[str, str] = {}
 
 HOLD_FPS = """(() => {
   const raf = window.requestAnimationFrame.bind(window);
@@ -128,11 +158,17 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
             context = browser.new_context(viewport=PHONE, has_touch=kind == "touch")
             if kind == "fps":
                 context.add_init_script(HOLD_FPS.replace("MIN_MS", str(1000 / float(value))))
+            if kind == "renderer":
+                context.add_init_script(FLUTTER_CONFIG.replace("CONFIG", json.dumps({"renderer": value})))
+            if kind == "cpu-only":
+                config = {"renderer": "canvaskit", "canvasKitForceCpuOnly": True}
+                context.add_init_script(FLUTTER_CONFIG.replace("CONFIG", json.dumps(config)))
             context.add_init_script(COUNT_FRAMES)
             page = with_editing_probe(context.new_page())
             page.goto(url)
             enable_semantics(page)
             wait_for_text(page, "Noch kein Blatt", 30_000)
+            RENDERERS[variant or "plain"] = page.evaluate(WHICH_RENDERER)
             taps = Taps(page)
             if kind == "touch":
                 taps.page = _Touching(page)
@@ -206,14 +242,16 @@ class _TouchLocator:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", action="append", default=[], help="fps=N, touch, arg=FLAG or drop=FLAG (repeatable)")
+    parser.add_argument(
+        "--variant", action="append", default=[], help="fps=N, touch, arg=FLAG, drop=FLAG, renderer=NAME or cpu-only (repeatable)"
+    )
     parser.add_argument("--rounds", type=int, default=1, help="baseline and variants this many times, in turn")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds after each action that still count for it")
     parser.add_argument("--actions", type=int, default=10, help="only the first N of the 10 actions")
     args = parser.parse_args()
     for variant in args.variant:
         kind = variant.partition("=")[0]
-        if kind not in ("fps", "touch", "arg", "drop"):
+        if kind not in ("fps", "touch", "arg", "drop", "renderer", "cpu-only"):
             parser.error(f"unknown variant {variant!r}")
     print(f"load average at the start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
     totals: dict[str, list[float]] = {"plain": []}
@@ -236,7 +274,10 @@ def main() -> None:
         f"Chromium CPU for the same {len(rows)} actions, median of {args.rounds}, as a ratio of the plain run's ({base:.2f} s):"
     )
     for variant, values in totals.items():
-        print(f"  {variant:28s} {statistics.median(values):6.2f} s   {statistics.median(values) / base:5.2f}x")
+        print(
+            f"  {variant:28s} {statistics.median(values):6.2f} s   {statistics.median(values) / base:5.2f}x"
+            f"   (renderer: {RENDERERS.get(variant, '?')})"
+        )
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
