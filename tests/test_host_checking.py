@@ -227,9 +227,9 @@ def test_the_host_checks_in_workers_and_a_killed_host_leaves_none_behind(tmp_pat
         host.stop()
 
 
-def test_ctrl_c_ends_the_host_with_its_workers_and_no_traceback(tmp_path: Path) -> None:
-    """The organizer ends the host with Strg-C, as its banner says: the terminal's whole process group
-    gets SIGINT; the host shuts down, says so, and neither it nor a worker prints a traceback."""
+def _host_in_a_terminal(tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    """``tischblock host`` with two check processes in a session of its own, as in a terminal; its output
+    goes to the returned log file."""
     command = [sys.executable, "-m", "cli", "host", "--data-dir", str(tmp_path), "--host", "127.0.0.1"]
     command += ["--port", str(free_port()), "--organizer-password", "geheim-123", "--tournament", "Strg-C-Turnier"]
     command += ["--no-qr", "--insecure-http", "--check-processes", "2"]
@@ -238,6 +238,30 @@ def test_ctrl_c_ends_the_host_with_its_workers_and_no_traceback(tmp_path: Path) 
         host = subprocess.Popen(
             command, cwd=ROOT.parent, env=checkout_env(), stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
+    return host, log
+
+
+def test_ctrl_c_while_the_check_processes_start_leaves_no_traceback(tmp_path: Path) -> None:
+    """Strg-C right after the start, while the check processes still import their modules (about half a
+    second on this machine): each of them printed a KeyboardInterrupt traceback before it came to ignore
+    Ctrl-C. They now start with Ctrl-C blocked (``SheetChecker._warm``)."""
+    host, log = _host_in_a_terminal(tmp_path)
+    try:
+        wait_for("die Prüf-Prozesse laufen an", lambda: len(_workers(host.pid)) == 2)
+        os.killpg(host.pid, signal.SIGINT)
+        assert host.wait(30) == 0
+        text = log.read_text(encoding="utf-8")
+        assert "Host beendet." in text and "Traceback" not in text and "KeyboardInterrupt" not in text, text
+    finally:
+        if host.poll() is None:
+            os.killpg(host.pid, signal.SIGKILL)
+            host.wait(10)
+
+
+def test_ctrl_c_ends_the_host_with_its_workers_and_no_traceback(tmp_path: Path) -> None:
+    """The organizer ends the host with Strg-C, as its banner says: the terminal's whole process group
+    gets SIGINT; the host shuts down, says so, and neither it nor a worker prints a traceback."""
+    host, log = _host_in_a_terminal(tmp_path)
     try:
         wait_for("der Host meldet seine Prüf-Prozesse", lambda: "Ankommende Blätter prüfen 2" in log.read_text(encoding="utf-8"))
         workers = _workers(host.pid)

@@ -106,6 +106,7 @@ def _start_worker(parent: int, cores: frozenset[int] | None, thresholds: tuple[i
     with its parent (a killed host leaves no worker behind). Ctrl-C at the host's terminal reaches
     every process of its group: the host shuts down on it, its workers leave that to the host."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked from the start (``_warm``), now ignored
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)
     if thresholds is not None:
@@ -157,6 +158,11 @@ class SheetChecker:
         """Wait until every worker of ``pool`` has started (imported its modules and ignores Ctrl-C),
         then hand the checks to them. One task per worker at a time: the pool starts a worker for every
         task no idle worker takes, and a worker still starting takes one while the others are busy."""
+        # The workers are spawned from this thread and start with its signal mask: with Ctrl-C blocked, a
+        # Ctrl-C while a worker still imports its modules waits until ``_start_worker`` ignores it (it
+        # printed a KeyboardInterrupt traceback per worker). Blocked in this thread only; Python handles
+        # signals in the main thread.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         seen: set[int] = set()
         deadline = time.monotonic() + 120
         try:
