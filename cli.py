@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -246,6 +247,10 @@ def cmd_host(args: argparse.Namespace) -> int:
         setup.store.close()
         return 0
     print("Der Host läuft; beenden mit Strg-C.", flush=True)
+    # Started with Ctrl-C ignored (a background job of a shell script inherits that, and Python keeps
+    # it), the host still ended on SIGINT, as uvicorn handles it itself, but uvicorn then raised it
+    # again into the ignored handler and the host ended without "Host beendet.". Ctrl-C ends it either way.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         serve(
             setup,

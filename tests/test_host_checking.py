@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.exceptions import RequestValidationError
@@ -227,16 +228,43 @@ def test_the_host_checks_in_workers_and_a_killed_host_leaves_none_behind(tmp_pat
         host.stop()
 
 
-def _host_in_a_terminal(tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path]:
-    """``tischblock host`` with two check processes in a session of its own, as in a terminal; its output
-    goes to the returned log file."""
-    command = [sys.executable, "-m", "cli", "host", "--data-dir", str(tmp_path), "--host", "127.0.0.1"]
+WITH_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN if sys.argv[1] else signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])"
+)
+"""Starts the rest of its arguments as a program with Ctrl-C ignored (first argument not empty) or at its
+default; ``exec`` keeps an ignored signal ignored and the process id the same."""
+
+
+def _host_in_a_terminal(tmp_path: Path, sigint: Any = signal.SIG_DFL) -> tuple[subprocess.Popen[bytes], Path]:
+    """``tischblock host`` with two check processes in a session of its own, as in a terminal, started
+    with Ctrl-C at ``sigint`` (as the test's own launcher left it, it depended on how pytest was
+    started); its output goes to the returned log file."""
+    ignored = "1" if sigint == signal.SIG_IGN else ""
+    command = [
+        sys.executable,
+        "-c",
+        WITH_SIGINT,
+        ignored,
+        "-m",
+        "cli",
+        "host",
+        "--data-dir",
+        str(tmp_path),
+        "--host",
+        "127.0.0.1",
+    ]
     command += ["--port", str(free_port()), "--organizer-password", "geheim-123", "--tournament", "Strg-C-Turnier"]
     command += ["--no-qr", "--insecure-http", "--check-processes", "2"]
     log = tmp_path / "terminal.log"
     with log.open("wb") as out:
         host = subprocess.Popen(
-            command, cwd=ROOT.parent, env=checkout_env(), stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            cwd=ROOT.parent,
+            env=checkout_env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     return host, log
 
@@ -258,10 +286,12 @@ def test_ctrl_c_while_the_check_processes_start_leaves_no_traceback(tmp_path: Pa
             host.wait(10)
 
 
-def test_ctrl_c_ends_the_host_with_its_workers_and_no_traceback(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN], ids=["terminal", "started-with-ctrl-c-ignored"])
+def test_ctrl_c_ends_the_host_with_its_workers_and_no_traceback(tmp_path: Path, sigint: Any) -> None:
     """The organizer ends the host with Strg-C, as its banner says: the terminal's whole process group
-    gets SIGINT; the host shuts down, says so, and neither it nor a worker prints a traceback."""
-    host, log = _host_in_a_terminal(tmp_path)
+    gets SIGINT; the host shuts down, says so, and neither it nor a worker prints a traceback. Also when
+    it was started with Ctrl-C ignored (a background job of a script): uvicorn ended it, silently."""
+    host, log = _host_in_a_terminal(tmp_path, sigint)
     try:
         wait_for("der Host meldet seine Prüf-Prozesse", lambda: "Ankommende Blätter prüfen 2" in log.read_text(encoding="utf-8"))
         workers = _workers(host.pid)
