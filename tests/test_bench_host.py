@@ -17,7 +17,7 @@ def bench(*args: str) -> str:
     done = subprocess.run(
         [sys.executable, "bench/host.py", *args],
         cwd=ROOT,
-        env={k: v for k, v in checkout_env().items() if k != "TISCHBLOCK_CHECK_PROCESSES"},  # the host's own default
+        env=checkout_env(),  # bench/host.py drops TISCHBLOCK_CHECK_PROCESSES itself: its host runs as by default
         capture_output=True,
         text=True,
         timeout=300,
