@@ -31,6 +31,8 @@ from .looks import entered
 
 TOUCH = 52
 """Height of a chip: above the 48 px a thumb needs at a loud table."""
+LINE = 24
+"""Height of one line of a chip's 17 px text at normal size (Roboto's line height, 1.4 x 17 rounded)."""
 SIDE = 80
 """Width of the "Re" / "Kontra" label in front of a side's chips ("Kontra" whole at "Sehr groß")."""
 SONDER_SHORT = {"fuchs": "Fuchs", "doppelkopf": "Doko", "karlchen": "Karlchen", "herzstich": "Herz"}
@@ -57,15 +59,23 @@ def _chip(
                 weight=ft.FontWeight.BOLD if selected else ft.FontWeight.W_500,
                 color=ft.Colors.ON_PRIMARY if selected else ft.Colors.PRIMARY,
                 text_align=ft.TextAlign.CENTER,
+                # At most the row's width: a name wider than the phone wraps inside its chip rather than
+                # running out of it, where the chip cut it off unseen (its text is not in the semantics tree).
+                expand=True,
+                expand_loose=True,
             ),
         ],
     )
     style = ft.ButtonStyle(
-        padding=ft.Padding.symmetric(horizontal=14),
+        # A chip in a row of chips is as tall as its text: one line is TOUCH high at normal text, a
+        # wrapped name or a name with its note ("Solo offen") grows the chip instead of being cut off.
+        padding=ft.Padding.symmetric(horizontal=14, vertical=0 if expand else (TOUCH - LINE) / 2),
         bgcolor=ft.Colors.PRIMARY if selected else None,
         side=ft.BorderSide(2 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE),
     )
-    button = ft.OutlinedButton(content=content, height=TOUCH, expand=expand, style=style, on_click=lambda _: on_click())
+    button = ft.OutlinedButton(
+        content=content, height=TOUCH if expand else None, expand=expand, style=style, on_click=lambda _: on_click()
+    )
     # ``selected``: a screen reader says which chips are chosen (the web client shows it as aria-current)
     chip = ft.Semantics(label=label, button=True, selected=selected, container=True, exclude_semantics=True, content=button)
     if expand:
@@ -147,7 +157,9 @@ def _game(draft: DoppelkopfDraft, submit: Callable[[], None]) -> list[ft.Control
                     on_change=lambda e: draft.set_augen(entered(e)),
                     on_submit=lambda _: submit(),
                 ),
-                ft.Text(f"Kontra: {kontra}" if kontra is not None else "Kontra: 240 − Re", size=17),
+                # Beside the field and as wide as what is left of the row: at 360 px and "Sehr groß" it
+                # ended at the screen's edge; it wraps rather than runs off.
+                ft.Text(f"Kontra: {kontra}" if kontra is not None else "Kontra: 240 − Re", size=17, expand=True),
             ],
         )
     )

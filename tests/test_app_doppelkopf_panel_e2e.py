@@ -4,7 +4,8 @@ A 5-player table (the tallest header: five players, who deals and sits out, five
 at 412 x 915 and normal text: "Re" and "Kontra" tapped, the button's box ends on the screen, and the
 screen did not scroll to get there. Fuchs, Doko and Karlchen stay on it; the Absagen, "Einen
 zurück" and Herzstich are one tap ("Absage …") down. With that fold open, at 360 and 412 px and both
-text sizes, nothing is cut off, overlapping or too small (``layout_checks``).
+text sizes, nothing is cut off, overlapping or too small (``layout_checks``). A name wider than the
+phone wraps inside its chip (which the layout check cannot see: the chip's text is not in the tree).
 
 One app process; each text size is the settings file the next window reads."""
 
@@ -34,6 +35,8 @@ from .layout_checks import problems
 pytestmark = pytest.mark.browser
 
 NAMES = ("Anna Huber", "Bert Krause", "Carla Nowak", "Dieter Schulz", "Emil Wagner")
+LONG = "Maximiliane Oberhuber-Kiermaier von Sankt Johann"
+"""A name wider than a 360 px phone at "Sehr groß" (names may have up to 80 characters)."""
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +44,15 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     data = tmp_path_factory.mktemp("doppelkopf-panel")
     store = SheetStore(data, device="Handy Panel")
     sheet = store.new_sheet("doppelkopf-turnier", [Participant(id=f"p{i + 1}", name=n) for i, n in enumerate(NAMES)])
+    names = (NAMES[0], LONG, *NAMES[2:4])  # four players: nobody sits out, every name is a "Re" chip
+    long = store.new_sheet("doppelkopf-turnier", [Participant(id=f"p{i + 1}", name=n) for i, n in enumerate(names)])
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(data)}) as url:
-        yield data, f"{url}blatt/{sheet.id}"
+        yield data, f"{url}blatt/{sheet.id}", f"{url}blatt/{long.id}"
 
 
-def sheet_page(browser: Any, app: Any, width: int, size: str) -> Any:
-    data, url = app
+def sheet_page(browser: Any, app: Any, width: int, size: str, *, long: bool = False) -> Any:
+    data, url, long_url = app
+    url = long_url if long else url
     (Path(data) / "einstellungen.json").write_text(json.dumps({"text_size": size}), encoding="utf-8")
     page = with_editing_probe(browser.new_page(viewport={"width": width, "height": 915}))
     page.goto(url)
@@ -108,3 +114,15 @@ def test_the_open_ansagen_are_not_cut_off_overlapping_or_too_small(app: Any, bro
         screenshot(page, "doppelkopf-absagen-360-sehr-gross.png")
     page.close()
     assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)
+
+
+def test_a_name_wider_than_the_phone_wraps_inside_its_chip(app: Any, browser: Any) -> None:
+    """A chip's text is not in the semantics tree (the chip has its own name, "Re: …"), so the layout
+    check cannot see it cut off: a name wider than the screen must make its chip taller, not run out of it."""
+    page = sheet_page(browser, app, 360, "sehr-gross", long=True)
+    short, wide = box(page, f"Re: {NAMES[0]}"), box(page, f"Re: {LONG}")
+    screenshot(page, "doppelkopf-langer-name-360-sehr-gross.png")
+    assert wide["x"] >= 0 and wide["x"] + wide["width"] <= 360, wide
+    assert short["height"] >= 52, short
+    assert wide["height"] >= short["height"] + 30, (wide, short)  # a second line (34 px at "Sehr groß"), whole
+    page.close()
