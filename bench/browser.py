@@ -21,6 +21,7 @@ times; the figures are each variant's Chromium CPU for the same actions as a rat
 - ``renderer=canvaskit`` or ``renderer=skwasm``: Flutter's web renderer forced (an init script adds it
   to the configuration Flet's bootstrap hands Flutter; Flet's own default, "auto", loads skwasm where
   the browser has WebAssembly GC and WebGL, as Chromium does).
+- ``dsf=X``: the page drawn at X device pixels per CSS pixel (the tests draw at 1): is it the pixels?
 - ``cpu-only``: CanvasKit rasterizing on the CPU (Flutter's ``canvasKitForceCpuOnly``) instead of WebGL,
   which with ``--disable-gpu`` Chromium's GPU process emulates on SwiftShader.
 
@@ -47,6 +48,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tests.browser import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
+    FLUTTER_CONFIG,
     PHONE,
     Taps,
     enable_semantics,
@@ -57,24 +59,6 @@ from tests.browser import (  # noqa: E402
 
 COUNT_FRAMES = """(() => { window.__benchFrames = 0; const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = cb => { window.__benchFrames++; return raf(cb); }; })();"""
-
-FLUTTER_CONFIG = """(() => {
-  const extra = CONFIG;
-  let loader;
-  window._flutter = window._flutter || {};
-  Object.defineProperty(window._flutter, "loader", {
-    configurable: true,
-    get: () => loader,
-    set: value => {
-      loader = value;
-      const load = value.load.bind(value);
-      value.load = options => { Object.assign(options.config, extra); return load(options); };
-    },
-  });
-})();"""
-"""Adds CONFIG (a JSON object) to the configuration Flet's bootstrap hands Flutter's loader; the bootstrap
-starts the engine with the same object, so the engine sees it too (``renderer``, ``canvasKitForceCpuOnly``)."""
-
 
 WHICH_RENDERER = "() => window._flutter_skwasmInstance ? 'skwasm' : 'canvaskit'"
 """The renderer the page runs: Flet's bootstrap keeps skwasm's instance on the window."""
@@ -155,7 +139,8 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         try:
             root = next(pid for pid, (_, top) in _chromium_processes().items() if top and pid not in before)
-            context = browser.new_context(viewport=PHONE, has_touch=kind == "touch")
+            scale = {"device_scale_factor": float(value)} if kind == "dsf" else {}
+            context = browser.new_context(viewport=PHONE, has_touch=kind == "touch", **scale)
             if kind == "fps":
                 context.add_init_script(HOLD_FPS.replace("MIN_MS", str(1000 / float(value))))
             if kind == "renderer":
@@ -243,7 +228,10 @@ class _TouchLocator:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--variant", action="append", default=[], help="fps=N, touch, arg=FLAG, drop=FLAG, renderer=NAME or cpu-only (repeatable)"
+        "--variant",
+        action="append",
+        default=[],
+        help="fps=N, touch, arg=FLAG, drop=FLAG, renderer=NAME, cpu-only or dsf=X (repeatable)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="baseline and variants this many times, in turn")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds after each action that still count for it")
@@ -251,7 +239,7 @@ def main() -> None:
     args = parser.parse_args()
     for variant in args.variant:
         kind = variant.partition("=")[0]
-        if kind not in ("fps", "touch", "arg", "drop", "renderer", "cpu-only"):
+        if kind not in ("fps", "touch", "arg", "drop", "renderer", "cpu-only", "dsf"):
             parser.error(f"unknown variant {variant!r}")
     print(f"load average at the start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
     totals: dict[str, list[float]] = {"plain": []}

@@ -297,10 +297,36 @@ EDITING = """label => {
 """Whether the field labelled ``label`` has the focus and Flutter listens to what is typed into it."""
 
 
+FLUTTER_CONFIG = """(() => {
+  const extra = CONFIG;
+  let loader;
+  window._flutter = window._flutter || {};
+  Object.defineProperty(window._flutter, "loader", {
+    configurable: true,
+    get: () => loader,
+    set: value => {
+      loader = value;
+      const load = value.load.bind(value);
+      value.load = options => { Object.assign(options.config, extra); return load(options); };
+    },
+  });
+})();"""
+"""Adds CONFIG (a JSON object) to the configuration Flet's bootstrap hands Flutter's loader; the bootstrap
+starts the engine with the same object, so the engine sees it too (``renderer``, ``canvasKitForceCpuOnly``)."""
+
+
+FLUTTER_CONFIG_VARIABLE = "TISCHBLOCK_TEST_FLUTTER_CONFIG"
+"""A JSON object added to Flutter's configuration in every page the tests open (``FLUTTER_CONFIG``), to
+measure a renderer setting on the real tests: ``{"renderer": "canvaskit", "canvasKitForceCpuOnly": true}``.
+Unset, the pages run as Flet's bootstrap starts them."""
+
+
 def with_editing_probe(page):  # type: ignore[no-untyped-def]
     """``page`` with ``EDITING_PROBE`` installed for every document it loads (call before ``goto``); closed
     with the app it shows (``close_pages_on``); its connections to the app logged (``connections``)."""
     page.add_init_script(EDITING_PROBE)
+    if os.environ.get(FLUTTER_CONFIG_VARIABLE):
+        page.add_init_script(FLUTTER_CONFIG.replace("CONFIG", json.dumps(json.loads(os.environ[FLUTTER_CONFIG_VARIABLE]))))
     _open_pages.add(page)
     log: list[str] = []
     _connection_logs[page] = log

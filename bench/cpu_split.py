@@ -1,0 +1,88 @@
+"""Where a command's CPU goes, by kind of process (issue 24): Chromium's GPU process, its renderer, its
+browser process, Playwright's driver, the test process, the app.
+
+    python bench/cpu_split.py -- python -m pytest -n 0 tests/test_app_schafkopf_e2e.py -k 32_games
+
+Runs the command and reads every process's user and system CPU from ``/proc`` five times a second
+until it ends (a process that ended is counted with its last reading; a process that was there before
+the command counts only what it used after), then prints the seconds per kind and their share. It sees
+every process on the machine, so it is meant for a machine doing nothing else; what else ran shows
+under "other". This is a measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def kind(command: str) -> str:
+    """The kind of a process by its command line (Chromium rewrites its children's into one string)."""
+    program = command.split(" ", 1)[0]
+    if "chromium" in program or "chrome" in program:
+        for part in command.split(" "):
+            if part.startswith("--type="):
+                return f"Chromium {part.removeprefix('--type=')}"
+        return "Chromium browser process (and a renderer that renamed itself)"
+    if program.endswith("node") or ("playwright" in command and "driver" in command):
+        return "Playwright's driver (node)"
+    if "main.py" in command or ("tischblock" in command and " app" in command):
+        return "the app (Flet, Python)"
+    if "pytest" in command:
+        return "the tests (pytest, Python)"
+    if "tischblock" in command or "uvicorn" in command:
+        return "a host"
+    return "other"
+
+
+def readings(me: int) -> dict[tuple[int, str], tuple[str, float]]:
+    """Every process now: (pid, start time) -> (kind, CPU seconds so far)."""
+    found: dict[tuple[int, str], tuple[str, float]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").strip().decode(errors="replace")
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a process that just ended
+            continue
+        found[(int(entry), fields[19])] = (kind(command) if command else "other", (int(fields[11]) + int(fields[12])) / TICK)
+    return found
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args:
+        print(__doc__)
+        return 2
+    me = os.getpid()
+    before = readings(me)
+    seen = dict(before)
+    started = time.monotonic()
+    process = subprocess.Popen(args)
+    while process.poll() is None:
+        seen.update(readings(me))
+        time.sleep(0.2)
+    seen.update(readings(me))
+    wall = time.monotonic() - started
+    totals: Counter[str] = Counter()
+    for key, (name, cpu) in seen.items():
+        totals[name] += cpu - (before[key][1] if key in before else 0.0)
+    everything = sum(totals.values())
+    print(f"wall {wall:.1f} s, CPU {everything:.1f} s on {os.cpu_count()} cores (load average now {os.getloadavg()[0]:.2f})")
+    for name, cpu in totals.most_common():
+        if cpu >= 0.05:
+            print(f"  {cpu:7.1f} s  {100 * cpu / everything:5.1f} %  {name}")
+    return process.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
