@@ -186,6 +186,13 @@ def thumb(control: ft.Control, *, grows: bool = True) -> ft.Control:
     return box
 
 
+def growing(box: ft.Container) -> ft.Container:
+    """``box`` with its height grown with the text size, as a ``thumb`` box: for a box whose text may
+    take two lines (at "Sehr groß" two lines of 16 px text are 63 px high, more than a 50 px button)."""
+    box.__dict__[_THUMB] = True
+    return box
+
+
 def entered(event: ft.Event[Any]) -> str:
     """What the player typed or chose, as the change event itself carries it (a text field's text, a
     radio group's value).

@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from .drafts import Submit, family
-from .looks import LOOKS, text_scale
+from .looks import LOOKS, growing, text_scale
 from .schnapsen_draft import NORMAL, Option, SchnapsenDraft
 
 HEIGHT = 50
@@ -58,7 +58,7 @@ def _choice(option: Option, chosen: bool, on_tap: Callable[[Any], None], *, col:
             tight=True,
             horizontal_alignment=ft.CrossAxisAlignment.CENTER,
         )
-    return ft.Container(
+    box = ft.Container(
         col=col,
         height=HEIGHT + (6 if option.note else 0),
         content=ft.Semantics(
@@ -79,6 +79,14 @@ def _choice(option: Option, chosen: bool, on_tap: Callable[[Any], None], *, col:
             ),
         ),
     )
+    # Two lines (a long name, "Kontrabauernschnapser") need more than one line's height at a large text size.
+    return growing(box) if long else box
+
+
+def _name_col(option: Option, large: bool) -> ft.ResponsiveNumber:
+    """Players' names two to a row (also for three players); a name longer than half a row holds takes
+    the row, as a long game's name does: half a row cut "Maximiliane Oberhuber-Kiermaier" to "Maximilia…"."""
+    return WHOLE if len(option.short) > (SHORT if large else LONG) else TWO
 
 
 def _heading(text: str) -> ft.Control:
@@ -94,7 +102,6 @@ def _row(controls: list[ft.Control]) -> ft.Control:
 def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str | None = None) -> ft.Control:
     if draft.sheet is None:
         return ft.Text("Kein Blatt.")
-    players = TWO  # names are long: two to a row, also for three players
     controls: list[ft.Control] = []
     if correcting:
         controls.append(_heading(f"{correcting} korrigieren: richtig ist"))
@@ -106,7 +113,10 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str 
         controls += [
             _heading("Wer hat angesagt?"),
             _row(
-                [_choice(o, o.value == draft.announcer, draft.choose_announcer, col=players) for o in draft.announcer_options()]
+                [
+                    _choice(o, o.value == draft.announcer, draft.choose_announcer, col=_name_col(o, large))
+                    for o in draft.announcer_options()
+                ]
             ),
         ]
     controls += [
@@ -137,7 +147,9 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str 
         controls += [
             more,
             _heading("Wer hat Trumpf gerufen? (gilt ab diesem Spiel)"),
-            _row([_choice(o, o.value == draft.rufer, draft.choose_rufer, col=players) for o in draft.rufer_options()]),
+            _row(
+                [_choice(o, o.value == draft.rufer, draft.choose_rufer, col=_name_col(o, large)) for o in draft.rufer_options()]
+            ),
         ]
     if draft.problem:
         controls.append(ft.Text(draft.problem, size=16, color=ft.Colors.ERROR, weight=ft.FontWeight.W_600))
