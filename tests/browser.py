@@ -84,6 +84,24 @@ def waited(page, what: str, error: Exception) -> ScreenAssertionError:  # type: 
     return ScreenAssertionError(f"{what}: {error}\n{what_the_screen_shows(page)}")
 
 
+@contextmanager
+def watched_chromium(playwright: Any, extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
+    """Debian's Chromium launched through ``playwright``, its pages watched for a renderer that stops
+    answering (``tests/renderer_watch.py``); closed at the end."""
+    from .renderer_watch import RendererWatch
+
+    port = free_port()
+    launched = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--remote-debugging-port={port}", *extra_args]
+    )
+    watch = RendererWatch(port, stacks=os.environ.get("TISCHBLOCK_TEST_RENDERER_STACKS") == "1")
+    try:
+        yield launched
+    finally:
+        watch.stop()
+        launched.close()
+
+
 def require_chromium() -> None:
     """Browser tests need Debian's chromium; ``./dev test`` installs it. On CI its absence fails."""
     if not Path(CHROMIUM).exists():

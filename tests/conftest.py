@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,9 +124,18 @@ def postgres_cluster() -> Iterator[Any]:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     """A browser test that fails other than by one of tests/browser.py's waits (which say it
-    themselves) gets what each of its open pages showed added to its report."""
+    themselves) gets what each of its open pages showed added to its report; a test during which a
+    page's renderer hung (``tests/renderer_watch.py``) fails with where it hung."""
     outcome = yield
     report = outcome.get_result()
+    watch = sys.modules.get(f"{__package__}.renderer_watch")
+    if call.when == "call" and watch is not None and watch.HANGS:
+        # A page whose renderer hung fails its test, even one that went on without that page.
+        hangs = "\n\n".join(hang.describe() for hang in watch.HANGS)
+        watch.HANGS.clear()
+        report.sections.append(("Chromium's renderer hung", hangs))
+        if report.passed:
+            report.outcome, report.longrepr = "failed", hangs
     browser = getattr(item, "funcargs", {}).get("browser")
     if not report.failed or call.when != "call" or browser is None or call.excinfo is None:
         return
@@ -148,12 +158,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, driven by Playwright; one per test module."""
-    from .browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
+    from .browser import require_chromium, watched_chromium
 
     require_chromium()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with sync_playwright() as playwright, watched_chromium(playwright) as launched:
         yield launched
-        launched.close()

@@ -262,7 +262,7 @@ def browser(host: HostProcess, drawn: dict[str, Any], tmp_path_factory: pytest.T
     """Chromium whose camera shows the Startkarte of Startnummer 2 (a fake video device): its secret
     is in the roster ``drawn`` loads (asked for here, not left to an earlier test: ``-m browser``
     runs these tests alone)."""
-    from .browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
+    from .browser import require_chromium, watched_chromium
 
     require_chromium()
     from playwright.sync_api import sync_playwright
@@ -273,10 +273,8 @@ def browser(host: HostProcess, drawn: dict[str, Any], tmp_path_factory: pytest.T
         "--use-fake-ui-for-media-stream",
         f"--use-file-for-fake-video-capture={video}",
     ]
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *camera])
+    with sync_playwright() as playwright, watched_chromium(playwright, tuple(camera)) as launched:
         yield launched
-        launched.close()
 
 
 def phone(browser: Any, url: str) -> Any:
