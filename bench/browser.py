@@ -1,7 +1,7 @@
 """What one screen action of the browser tests costs Chromium, plainly and in the variants tried (issue 24).
 
     python bench/browser.py [--variant fps=10] [--variant touch] [--variant arg=--in-process-gpu]
-        [--variant renderer=canvaskit] [--variant cpu-only] [--rounds 1]
+        [--variant renderer=canvaskit] [--variant cpu-only] [--variant threads] [--rounds 1]
 
 Each run starts the real app (``main.py``) on a fresh data directory and a fresh Debian Chromium with
 the browser tests' flags (``tests/browser.py``), and does what a test does at a phone's size: "Neues
@@ -24,6 +24,9 @@ times; the figures are each variant's Chromium CPU for the same actions as a rat
 - ``dsf=X``: the page drawn at X device pixels per CSS pixel (the tests draw at 1): is it the pixels?
 - ``cpu-only``: CanvasKit rasterizing on the CPU (Flutter's ``canvasKitForceCpuOnly``) instead of WebGL,
   which with ``--disable-gpu`` Chromium's GPU process emulates on SwiftShader.
+- ``threads``: skwasm drawing on a worker of its own, as Flet's pages do in a browser (they are
+  cross-origin isolated), instead of on the page's main thread as the tests run it
+  (``forceSingleThreadedSkwasm``, ``tests/browser.py: TEST_FLUTTER_CONFIG``).
 
 This is a measurement, not a test.
 """
@@ -31,7 +34,6 @@ This is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -48,10 +50,10 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tests.browser import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
-    FLUTTER_CONFIG,
     PHONE,
     Taps,
     enable_semantics,
+    flutter_config,
     running_app,
     wait_for_text,
     with_editing_probe,
@@ -144,16 +146,18 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
             if kind == "fps":
                 context.add_init_script(HOLD_FPS.replace("MIN_MS", str(1000 / float(value))))
             if kind == "renderer":
-                context.add_init_script(FLUTTER_CONFIG.replace("CONFIG", json.dumps({"renderer": value})))
+                context.add_init_script(flutter_config({"renderer": value}))
             if kind == "cpu-only":
                 config = {"renderer": "canvaskit", "canvasKitForceCpuOnly": True}
-                context.add_init_script(FLUTTER_CONFIG.replace("CONFIG", json.dumps(config)))
+                context.add_init_script(flutter_config(config))
+            if kind == "threads":
+                context.add_init_script(flutter_config({"forceSingleThreadedSkwasm": False}))
             context.add_init_script(COUNT_FRAMES)
             page = with_editing_probe(context.new_page())
             page.goto(url)
             enable_semantics(page)
             wait_for_text(page, "Noch kein Blatt", 30_000)
-            RENDERERS[variant or "plain"] = page.evaluate(WHICH_RENDERER)
+            RENDERERS[variant or "plain"] = f"{page.evaluate(WHICH_RENDERER)}, {len(page.workers)} worker(s)"
             taps = Taps(page)
             if kind == "touch":
                 taps.page = _Touching(page)
@@ -231,7 +235,7 @@ def main() -> None:
         "--variant",
         action="append",
         default=[],
-        help="fps=N, touch, arg=FLAG, drop=FLAG, renderer=NAME, cpu-only or dsf=X (repeatable)",
+        help="fps=N, touch, arg=FLAG, drop=FLAG, renderer=NAME, cpu-only, threads or dsf=X (repeatable)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="baseline and variants this many times, in turn")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds after each action that still count for it")
@@ -239,7 +243,7 @@ def main() -> None:
     args = parser.parse_args()
     for variant in args.variant:
         kind = variant.partition("=")[0]
-        if kind not in ("fps", "touch", "arg", "drop", "renderer", "cpu-only", "dsf"):
+        if kind not in ("fps", "touch", "arg", "drop", "renderer", "cpu-only", "dsf", "threads"):
             parser.error(f"unknown variant {variant!r}")
     print(f"load average at the start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
     totals: dict[str, list[float]] = {"plain": []}

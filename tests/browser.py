@@ -315,8 +315,11 @@ EDITING = """label => {
 """Whether the field labelled ``label`` has the focus and Flutter listens to what is typed into it."""
 
 
-FLUTTER_CONFIG = """(() => {
-  const extra = CONFIG;
+_FLUTTER_CONFIG = """(() => {
+  const given = CONFIG, earlier = window.__tischblockFlutterConfig || {};
+  window.__tischblockFlutterConfig = DEFAULTS ? Object.assign({}, given, earlier) : Object.assign(earlier, given);
+  if (window.__tischblockFlutterHooked) return;
+  window.__tischblockFlutterHooked = true;
   let loader;
   window._flutter = window._flutter || {};
   Object.defineProperty(window._flutter, "loader", {
@@ -325,26 +328,44 @@ FLUTTER_CONFIG = """(() => {
     set: value => {
       loader = value;
       const load = value.load.bind(value);
-      value.load = options => { Object.assign(options.config, extra); return load(options); };
+      value.load = options => { Object.assign(options.config, window.__tischblockFlutterConfig); return load(options); };
     },
   });
 })();"""
-"""Adds CONFIG (a JSON object) to the configuration Flet's bootstrap hands Flutter's loader; the bootstrap
-starts the engine with the same object, so the engine sees it too (``renderer``, ``canvasKitForceCpuOnly``)."""
 
+
+def flutter_config(config: dict[str, Any], *, defaults: bool = False) -> str:
+    """An init script adding ``config`` to the configuration Flet's bootstrap hands Flutter's loader (the
+    bootstrap starts the engine with the same object, so the engine sees it too: ``renderer``,
+    ``canvasKitForceCpuOnly``, ``forceSingleThreadedSkwasm``). Scripts add up; a later one's keys win, but
+    for one with ``defaults``, whose keys only fill in what no other script set."""
+    return _FLUTTER_CONFIG.replace("CONFIG", json.dumps(config)).replace("DEFAULTS", "true" if defaults else "false")
+
+
+TEST_FLUTTER_CONFIG = {"forceSingleThreadedSkwasm": True}
+"""What every page the tests open runs with: skwasm drawing on the page's main thread, without a worker.
+
+On a cross-origin isolated page (Flet's is) skwasm draws on a worker of its own, and its main thread
+waits for that worker by spinning (WebAssembly may not block the main thread); Emscripten's own
+documentation warns that such a wait deadlocks if the worker meanwhile waits for the main thread. The
+three hung pages of 2026-11-27 (``tests/renderer_watch.py``) had exactly that look, both threads at
+100 % of a core; none has been caught since with the stack that would prove it. Without the worker
+the pages cost Chromium the same (``python bench/browser.py --variant threads``: 1.00x), and the app's
+Python side and Flutter's layout are the same either way."""
 
 FLUTTER_CONFIG_VARIABLE = "TISCHBLOCK_TEST_FLUTTER_CONFIG"
-"""A JSON object added to Flutter's configuration in every page the tests open (``FLUTTER_CONFIG``), to
-measure a renderer setting on the real tests: ``{"renderer": "canvaskit", "canvasKitForceCpuOnly": true}``.
-Unset, the pages run as Flet's bootstrap starts them."""
+"""A JSON object added to Flutter's configuration in every page the tests open (``flutter_config``), to
+measure a renderer setting on the real tests: ``{"renderer": "canvaskit", "canvasKitForceCpuOnly": true}``,
+or ``{"forceSingleThreadedSkwasm": false}`` for Flet's default, skwasm with its worker."""
 
 
 def with_editing_probe(page):  # type: ignore[no-untyped-def]
     """``page`` with ``EDITING_PROBE`` installed for every document it loads (call before ``goto``); closed
     with the app it shows (``close_pages_on``); its connections to the app logged (``connections``)."""
     page.add_init_script(EDITING_PROBE)
+    page.add_init_script(flutter_config(TEST_FLUTTER_CONFIG, defaults=True))
     if os.environ.get(FLUTTER_CONFIG_VARIABLE):
-        page.add_init_script(FLUTTER_CONFIG.replace("CONFIG", json.dumps(json.loads(os.environ[FLUTTER_CONFIG_VARIABLE]))))
+        page.add_init_script(flutter_config(json.loads(os.environ[FLUTTER_CONFIG_VARIABLE])))
     _open_pages.add(page)
     log: list[str] = []
     _connection_logs[page] = log
