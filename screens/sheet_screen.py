@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,16 +19,25 @@ from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
 
+def _breaks_a_word(figure: Figure, *, compact: bool) -> bool:
+    """Whether a word of a name is longer than its share of a 360 px phone's row holds: about 24
+    characters of the names' text at a large text size, 36 at normal ("Maximiliane" broke as
+    "Maximilian|e" in a third of the row at "Sehr groß"). Words end at spaces and hyphens."""
+    longest = max((len(word) for name, _ in figure.values for word in re.split(r"[\s-]+", name)), default=0)
+    return longest > (24 if compact else 36) // max(1, len(figure.values))
+
+
 def _figure(figure: Figure, *, compact: bool = False) -> ft.Control:
     """One labelled row of headline numbers: the label above, each participant's value with its name.
 
-    Up to three side by side, each in its share of the width. Four or more (Doppelkopf, Schafkopf)
-    as a scoreboard, one line per player, the name on the left and the number on the right: in a
-    quarter of a phone's width at a large text size a long name broke in the middle of a word.
+    Up to three side by side, each in its share of the width. Four or more (Doppelkopf, Schafkopf),
+    or a name with a word longer than its share holds, as a scoreboard, one line per player, the name
+    on the left and the number on the right: in a quarter of a phone's width at a large text size a
+    long name broke in the middle of a word.
     ``compact`` (at "Groß" and "Sehr groß"): the scoreboard's lines tighter, so five players' numbers
     with their names stay in the top third of the screen (issue 22)."""
     label = ft.Text(figure.label, size=13 if compact else 14, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
-    if len(figure.values) > 3:
+    if len(figure.values) > 3 or _breaks_a_word(figure, compact=compact):
         rows = [
             ft.Row(
                 spacing=8,

@@ -4,7 +4,9 @@ The panel's buttons have their own names ("Angesagt von …"), so their text is 
 tree and the layout check cannot see it cut off; half a row showed "Maximiliane Oberhuber-Kiermaier
 von Sankt Johann" as "Maximilia…". A Talonschnapsen sheet with that name and two short ones, at 360 px
 "Sehr groß" and 412 px normal: after "Bettler (4)", the long name's button spans the row, at "Sehr groß"
-tall enough for its two lines, and the short names stay two to a row. One app process; each text size is the settings file the next window reads."""
+tall enough for its two lines, and the short names stay two to a row. The sheet's header shows the
+three players side by side at normal text and one line each at "Sehr groß", where "Maximiliane" did
+not fit a third of the row and broke in the middle of the word. One app process; each text size is the settings file the next window reads."""
 
 from __future__ import annotations
 
@@ -64,6 +66,7 @@ def test_a_long_name_takes_the_row_of_the_schnapsen_panel(app: Any, browser: Any
     stand_still(page, named, "the long name", patient())  # wheeled into sight, as a finger scrolls
     still_frame(page)
     long, short = box(page, f"Angesagt von {LONG}"), box(page, "Angesagt von Anna")
+    headed = page.get_by_text(LONG, exact=True).first.bounding_box()  # the header's line for that player
     if width == 360:
         screenshot(page, "talonschnapsen-langer-name-360-sehr-gross.png")
     wrong = problems_down_the_screen(page)
@@ -73,3 +76,8 @@ def test_a_long_name_takes_the_row_of_the_schnapsen_panel(app: Any, browser: Any
     if size == "sehr-gross":  # its two lines whole: the button grows with the text (50 px held 1.5 lines)
         assert long["height"] >= 1.3 * short["height"], (long, short)
     assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)
+    assert headed is not None, "the long name is not in the sheet's header"
+    if size == "sehr-gross":  # one line per player: "Maximiliane" broke as "Maximilian|e" in a third of the row
+        assert headed["width"] >= width / 2, headed
+    else:  # at normal text a third of the row holds each word: the three stay side by side
+        assert headed["width"] <= width / 3, headed
