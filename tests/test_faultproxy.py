@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import http.server
 import ssl
+import sys
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -39,11 +41,20 @@ class _Counting(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    """The counting server, quiet about the connections the proxy cuts on purpose (a reply written to a
+    client the proxy dropped); any other error of a request is still printed, as socketserver does."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], (ConnectionError, ssl.SSLError)):
+            super().handle_error(request, client_address)
+
+
 @pytest.fixture
 def server() -> Iterator[tuple[int, Counter[str]]]:
     seen: Counter[str] = Counter()
     handler = type("Handler", (_Counting,), {"seen": seen, "lock": threading.Lock()})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _Server(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -169,7 +180,7 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[int, Counter[str], str]]:
     certificate = ensure_certificate(tmp_path)
     seen: Counter[str] = Counter()
     handler = type("Handler", (_Counting,), {"seen": seen, "lock": threading.Lock()})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _Server(("127.0.0.1", 0), handler)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(certificate.cert_path, certificate.key_path)
     context.maximum_version = ssl.TLSVersion.TLSv1_2  # a handshake of exactly two turns, so a test can aim past it
