@@ -20,11 +20,12 @@ from .tournament_state import TournamentState
 
 
 def _breaks_a_word(figure: Figure, *, compact: bool) -> bool:
-    """Whether a word of a name is longer than its share of a 360 px phone's row holds: about 24
+    """Whether a word of a name is longer than its share of a 360 px phone's row holds: about 26
     characters of the names' text at a large text size, 36 at normal ("Maximiliane" broke as
-    "Maximilian|e" in a third of the row at "Sehr groß"). Words end at spaces and hyphens."""
+    "Maximilian|e" in a third of the row at "Sehr groß"; "Schnapsbrüder" fits half of it). Words end
+    at spaces and hyphens."""
     longest = max((len(word) for name, _ in figure.values for word in re.split(r"[\s-]+", name)), default=0)
-    return longest > (24 if compact else 36) // max(1, len(figure.values))
+    return longest > (26 if compact else 36) // max(1, len(figure.values))
 
 
 def _figure(figure: Figure, *, compact: bool = False) -> ft.Control:
