@@ -255,3 +255,42 @@ def offer_chips(names: Sequence[str], take: Callable[[str], None]) -> ft.Control
             for name in names
         ],
     )
+
+
+ROW_CHARS = 32
+"""Characters of a choice's 18 px bold label one row holds on the narrowest phone (360 px) at "Normal":
+half a row (158 px inside) holds "✓ Schnapser 6" and "Farbenringerl 18" without its tick, not
+"Bauernschnapser 12" (issue 22, screenshots at 360 px). Wider phones have more room; the layout is
+the narrow phone's, so it holds on every phone."""
+TICK = 2
+"""The tick a chosen choice shows before its label, in characters of the label's text."""
+SMALL = 18 / 16
+"""How much more a line holds in the two-line label's 16 px than in the one-line label's 18 px."""
+
+
+def lines_of(text: str, room: float) -> int:
+    """How many lines ``text`` takes at ``room`` characters a line, broken at spaces as Flutter breaks
+    it; a word longer than the room would be broken inside (``Talonschnapse|n``): counted as too many."""
+    lines, used = 1, 0
+    for word in text.split():
+        if len(word) > room:
+            return 99
+        if used and used + 1 + len(word) > room:
+            lines, used = lines + 1, len(word)
+        else:
+            used = used + 1 + len(word) if used else len(word)
+    return lines
+
+
+def choice_fit(texts: Sequence[str], scale: float, shares: Sequence[int] = (6, 12)) -> tuple[int, bool]:
+    """The narrowest share of a row (in twelfths, from ``shares``) in which each of ``texts`` is drawn
+    whole beside a choice's tick at the text size ``scale``: on one line, or else on two lines of the
+    smaller font (``True``), never broken inside a word nor cut. The last share if none holds them (its
+    label then ends in "…", which no label of the app does at 360 px: ``tests/test_looks.py``)."""
+    for share in shares:
+        room = ROW_CHARS * share / 12 / scale - TICK
+        if all(len(t) <= room for t in texts):
+            return share, False
+        if all(lines_of(t, room * SMALL) <= 2 for t in texts):
+            return share, True
+    return shares[-1], True

@@ -229,7 +229,9 @@ class SchnapsenDraft:
             spiel = CATALOGUE[key]
             points = "1–3" if key == NORMAL else str(spiel.points)
             short = spiel.name.split(" (")[0]
-            options.append(Option(key, f"{short} {points}", f"{spiel.name} ({points})"))
+            # a word joiner after the dash: "1–3" stays whole when the label takes two lines (not "1–" | "3")
+            shown = points.replace("–", "–\u2060")
+            options.append(Option(key, f"{short} {shown}", f"{spiel.name} ({points})"))
         return options
 
     def announcer_options(self) -> list[Option]:

@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from .drafts import Submit, family
-from .looks import LOOKS, growing, text_scale
+from .looks import LOOKS, choice_fit, growing, text_scale
 from .schnapsen_draft import NORMAL, Option, SchnapsenDraft
 
 HEIGHT = 50
@@ -21,19 +21,18 @@ HEIGHT = 50
 
 TWO: ft.ResponsiveNumber = {"xs": 6, "sm": 4, "md": 3}
 THREE: ft.ResponsiveNumber = {"xs": 4, "md": 3}
-FOUR: ft.ResponsiveNumber = {"xs": 3}
-TWO_BY_TWO: ft.ResponsiveNumber = {"xs": 6, "md": 3}
 WHOLE: ft.ResponsiveNumber = {"xs": 12, "sm": 6, "md": 3}
-SHORT = 9
-"""A game's name this long or shorter ("Bettler 4") fits half a phone's width at "Sehr groß" with its tick ("✓ Schnapser 6" did not)."""
-LONG = 18
-"""Labels longer than this get a smaller font and two lines ("Kontrabauernschnapser" / "24")."""
+COLUMNS: dict[int, ft.ResponsiveNumber] = {3: {"xs": 3}, 4: THREE, 6: TWO, 12: WHOLE}
+"""A phone row's share (twelfths, ``choice_fit``) as a responsive column: narrower on a tablet."""
+Fit = tuple[int, bool]
+"""Where a choice goes (``choice_fit``): its share of the row in twelfths, and whether its label takes two lines."""
 
 
-def _choice(option: Option, chosen: bool, on_tap: Callable[[Any], None], *, col: ft.ResponsiveNumber) -> ft.Control:
-    """One big button; the chosen one is filled and ticked, so it reads at arm's length."""
+def _choice(option: Option, chosen: bool, on_tap: Callable[[Any], None], *, fit: Fit) -> ft.Control:
+    """One big button; the chosen one is filled and ticked, so it reads at arm's length. ``fit``: its
+    share of the row and its label's lines, as ``choice_fit`` found them for the narrowest phone."""
     color = ft.Colors.ON_PRIMARY if chosen else ft.Colors.ON_SECONDARY_CONTAINER
-    long = len(option.short) > LONG
+    share, long = fit
     text = ft.Text(
         option.short,
         size=16 if long else 18,
@@ -44,22 +43,19 @@ def _choice(option: Option, chosen: bool, on_tap: Callable[[Any], None], *, col:
         color=color,
     )
     content: ft.Control = text
-    if chosen:
-        content = ft.Row(
-            [ft.Icon(ft.Icons.CHECK, size=20, color=color), text],
-            spacing=2,
-            alignment=ft.MainAxisAlignment.CENTER,
-            tight=True,
-        )
+    tick = ft.Icon(ft.Icons.CHECK, size=14 if option.note else 20, color=color)
+    if chosen and not option.note:
+        # the label beside the tick gets what the button has left: wrapped there, not pushed past its edge
+        text.expand, text.expand_loose = True, True
+        content = ft.Row([tick, text], spacing=2, alignment=ft.MainAxisAlignment.CENTER, tight=True)
     if option.note:
-        content = ft.Column(
-            [content, ft.Text(option.note, size=12, color=color, max_lines=1)],
-            spacing=0,
-            tight=True,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-        )
+        # a toggle in a quarter of the row ("Herz ×2" over "Herzrunde"): the tick goes beside the small
+        # word below, where it fits ("✓ Herz …" at 412 px)
+        note = ft.Text(option.note, size=12, color=color, max_lines=1)
+        under = ft.Row([tick, note], spacing=2, alignment=ft.MainAxisAlignment.CENTER, tight=True) if chosen else note
+        content = ft.Column([text, under], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
     box = ft.Container(
-        col=col,
+        col=COLUMNS[share],
         height=HEIGHT + (6 if option.note else 0),
         content=ft.Semantics(
             label=option.label,
@@ -83,10 +79,41 @@ def _choice(option: Option, chosen: bool, on_tap: Callable[[Any], None], *, col:
     return growing(box) if long else box
 
 
-def _name_col(option: Option, large: bool) -> ft.ResponsiveNumber:
-    """Players' names two to a row (also for three players); a name longer than half a row holds takes
-    the row, as a long game's name does: half a row cut "Maximiliane Oberhuber-Kiermaier" to "Maximilia…"."""
-    return WHOLE if len(option.short) > (SHORT if large else LONG) else TWO
+def _each(options: list[Option], scale: float) -> list[tuple[Option, Fit]]:
+    """Each choice in half a row, on one line or two, or else in the whole row (games, players' names):
+    half a row cut "Bauernschnapser 12" at 360 px and "Maximiliane Oberhuber-Kiermaier" at "Sehr groß"."""
+    return [(o, choice_fit([o.short], scale)) for o in options]
+
+
+def _packed(choices: list[tuple[Option, Fit]]) -> list[tuple[Option, Fit]]:
+    """``choices`` in their order, but a half-row choice left alone before a whole-row one moves up
+    beside it (Bauernschnapsen: "Farbenringerl 18" and "Trumpfringerl 24" share a row, and
+    "Kontrabauernschnapser 24" takes the next), so the panel is a row shorter."""
+    out = list(choices)
+    filled = 0
+    for i, (_, (share, _)) in enumerate(out):
+        if share == 12 and filled % 12 and i + 1 < len(out) and out[i + 1][1][0] == 12 - filled % 12:
+            out[i], out[i + 1] = out[i + 1], out[i]
+            share = out[i][1][0]
+        filled += share
+    return _rows_alike(out)
+
+
+def _rows_alike(choices: list[tuple[Option, Fit]]) -> list[tuple[Option, Fit]]:
+    """Choices sharing a row all in the two-line font and height when one of them needs it: a row of
+    one tall and one short button looked broken ("Schnapser 6" beside "Gang 9" at "Sehr groß")."""
+    rows: list[list[tuple[Option, Fit]]] = [[]]
+    for choice in choices:
+        if sum(share for _, (share, _) in rows[-1]) + choice[1][0] > 12:
+            rows.append([])
+        rows[-1].append(choice)
+    return [(o, (share, any(tall for _, (_, tall) in row))) for row in rows for o, (share, _) in row]
+
+
+def _together(options: list[Option], scale: float, shares: tuple[int, ...] = (6, 12)) -> list[tuple[Option, Fit]]:
+    """Choices side by side in one layout (won or lost, the Augen classes): the narrowest share holding every label."""
+    fit = choice_fit([o.short for o in options], scale, shares)
+    return [(o, fit) for o in options]
 
 
 def _heading(text: str) -> ft.Control:
@@ -105,36 +132,33 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str 
     controls: list[ft.Control] = []
     if correcting:
         controls.append(_heading(f"{correcting} korrigieren: richtig ist"))
-    large = text_scale(ft.use_context(LOOKS)) > 1
-    # at a large text size half a phone's width holds "Gang 9" but not "Bauernschn…": a long name takes the row
-    games = [(o, WHOLE if large and len(o.short) > SHORT else TWO) for o in draft.game_options()]
-    controls.append(_row([_choice(o, o.value == draft.game, draft.choose_game, col=col) for o, col in games]))
+    scale = text_scale(ft.use_context(LOOKS))
+    games = _packed(_each(draft.game_options(), scale))
+    controls.append(_row([_choice(o, o.value == draft.game, draft.choose_game, fit=fit) for o, fit in games]))
     if draft.game != NORMAL:
+        announcers = _rows_alike(_each(draft.announcer_options(), scale))
         controls += [
             _heading("Wer hat angesagt?"),
-            _row(
-                [
-                    _choice(o, o.value == draft.announcer, draft.choose_announcer, col=_name_col(o, large))
-                    for o in draft.announcer_options()
-                ]
-            ),
+            _row([_choice(o, o.value == draft.announcer, draft.choose_announcer, fit=fit) for o, fit in announcers]),
         ]
+    won = _together(draft.won_options(), scale)
     controls += [
         _heading(draft.won_question),
-        _row([_choice(o, o.value == draft.won, draft.set_won, col={"xs": 6}) for o in draft.won_options()]),
+        _row([_choice(o, o.value == draft.won, draft.set_won, fit=fit) for o, fit in won]),
     ]
     if draft.game == NORMAL:
+        augen = _together(draft.augen_options(), scale, (4, 6, 12))
         controls += [
             _heading("Augen der Verlierer"),
-            _row([_choice(o, o.value == draft.augen, draft.choose_augen, col=THREE) for o in draft.augen_options()]),
+            _row([_choice(o, o.value == draft.augen, draft.choose_augen, fit=fit) for o, fit in augen]),
         ]
     herz = draft.herzrunde_option()
-    # With the Herzrunde four toggles; four to a row leave a phone's quarter, too narrow for a Spritze's
-    # name at a large text size ("Zurückgespritzt ×4" cut at 360 px): two to a row there.
-    width = (TWO_BY_TWO if large else FOUR) if herz is not None else THREE
-    toggles = [_choice(o, o.value == draft.spritze, draft.toggle_spritze, col=width) for o in draft.spritze_options()]
+    # With the Herzrunde four toggles: a quarter of the row holds "×4" over "zurück" at "Normal", at a
+    # large text size half of it (issue 22: "Zurückgespritzt ×4" was cut at 360 px "Sehr groß").
+    spritze = ((6 if scale > 1 else 3) if herz is not None else 4, False)
+    toggles = [_choice(o, o.value == draft.spritze, draft.toggle_spritze, fit=spritze) for o in draft.spritze_options()]
     if herz is not None:
-        toggles.append(_choice(herz, draft.herzrunde, lambda _: draft.toggle_herzrunde(), col=width))
+        toggles.append(_choice(herz, draft.herzrunde, lambda _: draft.toggle_herzrunde(), fit=spritze))
     controls.append(_row(toggles))
     more = ft.TextButton(
         "Weniger" if draft.show_more else "Weitere … (anderer Rufer)",
@@ -148,7 +172,10 @@ def SchnapsenPanel(draft: SchnapsenDraft, on_submit: Submit, *, correcting: str 
             more,
             _heading("Wer hat Trumpf gerufen? (gilt ab diesem Spiel)"),
             _row(
-                [_choice(o, o.value == draft.rufer, draft.choose_rufer, col=_name_col(o, large)) for o in draft.rufer_options()]
+                [
+                    _choice(o, o.value == draft.rufer, draft.choose_rufer, fit=fit)
+                    for o, fit in _rows_alike(_each(draft.rufer_options(), scale))
+                ]
             ),
         ]
     if draft.problem:

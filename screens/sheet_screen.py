@@ -18,6 +18,10 @@ from .looks import LOOKS, entered, error_box, scaling, text_scale
 from .sheet_state import LineView, SheetState
 from .tournament_state import TournamentState
 
+TITLE_WORD = 11
+"""The longest word the app bar's title holds beside the share icon and the named close action on the
+narrowest phone (360 px): "Doppelkopf" does, "Talonschnapsen" broke as "Talonschnapse|n"."""
+
 
 def _breaks_a_word(figure: Figure, *, compact: bool) -> bool:
     """Whether a word of a name is longer than its share of a 360 px phone's row holds: about 26
@@ -320,9 +324,9 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     close_name = "Ergebnis" if state.closed else "Abschließen"
     close_icon = ft.Icons.VERIFIED if state.closed else ft.Icons.DRAW
     close: ft.Control = ft.TextButton(close_name, icon=close_icon, tooltip=close_label, height=48, on_click=lambda _: on_close())
-    if large_text:
-        # at "Groß" and "Sehr groß" the word beside the icon left the title too little room: it broke
-        # mid-word ("Talonschnapse|n" at 360 px); the icon alone keeps the action's name for a screen reader
+    if large_text or any(len(word) > TITLE_WORD for word in state.title.split()):
+        # the word beside the icon left the title too little room: it broke mid-word ("Talonschnapse|n"
+        # at 360 px, at every text size); the icon alone keeps the action's name for a screen reader
         close = ft.Semantics(
             label=close_name,
             button=True,
