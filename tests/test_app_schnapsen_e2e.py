@@ -387,9 +387,12 @@ def test_a_new_app_process_finds_both_sheets_again(app: App, browser: Any) -> No
     assert sheet_files(app.data_dir) == files
 
 
-def sign_looking(page: Any, look: Looks, app: App, names: tuple[str, ...], signer: str, result: str) -> Sheet:
+def sign_looking(
+    page: Any, look: Looks, app: App, names: tuple[str, ...], signer: str, result: str, *, scrolls: bool = True
+) -> Sheet:
     """Close and sign the sheet of ``names`` as ``signer``, looking at the close and at the ``result``;
-    the stored sheet ends with the close, and the numbers on top are the Bummerl lost and won, named."""
+    the stored sheet ends with the close, and the numbers on top are the Bummerl lost and won, named.
+    ``scrolls``: the sheet under the result is longer than the screen (not one Bummerl at "Normal")."""
     click(page, "Abschließen")
     reach(page, "Unterschrift (Name)", role="textbox")
     type_into(page, "Unterschrift (Name)", signer)
@@ -397,7 +400,7 @@ def sign_looking(page: Any, look: Looks, app: App, names: tuple[str, ...], signe
     click(page, "Abschließen und unterschreiben")
     wait_for_text(page, result, 15_000)
     wait_gone(page, "textbox", "Unterschrift (Name)")  # not a look at the close form and the sheet at once
-    look("Ergebnis", scrolls=True)  # the whole sheet under the result: longer than the screen
+    look("Ergebnis", scrolls=scrolls)  # the whole sheet under the result
     sheet = sheet_of(app.data_dir, names)
     assert sheet.entries[-1].kind == "close" and sheet.entries[-1].data["signed_by"] == signer
     assert numbers_on_top(page, sheet) == ("Bummerl verloren", "Bummerl gewonnen")
@@ -408,11 +411,18 @@ SMALL = ("Maximilian Oberhuber", "Gerti Stadler", "Hansjörg Pichler")
 """The Talonschnapsen players of the walk at 360 px and "Sehr groß", with long names."""
 
 
-def test_a_talonschnapsen_bummerl_at_360_px_and_sehr_gross(app: App, browser: Any) -> None:
-    """Issue 22: the same Bummerl as a new user walks it on a narrow phone at the largest text size;
-    every panel state it passes (each game, its announcer, its Spritze) has nothing cut off, overlapping
-    or under 48 px, and at the end the numbers on top are the ones that count, with their names."""
-    with new_sheet_at(browser, app, 360, "sehr-gross", "Talonschnapsen") as (page, look, taps):
+NARROW = ["sehr-gross", "normal"]
+"""The text sizes of the walks on a narrow phone (360 px): the largest, and "Normal", where a quarter
+and a half of the row are narrowest for 18 px labels ("Bauernschnapser 12" and the title
+"Talonschnapsen" were cut there, not at "Sehr groß", where those labels take the row)."""
+
+
+@pytest.mark.parametrize("size", NARROW)
+def test_a_talonschnapsen_bummerl_at_360_px(app: App, browser: Any, size: str) -> None:
+    """Issue 22: the same Bummerl as a new user walks it on a narrow phone at the largest text size and
+    at "Normal"; every panel state it passes (each game, its announcer, its Spritze) has nothing cut
+    off, overlapping or under 48 px, and at the end the numbers on top are the ones that count, named."""
+    with new_sheet_at(browser, app, 360, size, "Talonschnapsen") as (page, look, taps):
         for seat, name in enumerate(SMALL, start=1):
             taps.type(f"Spieler {seat} (Platz {seat}): Name", name)
         bummerl = "Bummerl pro Blatt (Turnier); 0: ohne Ende"
@@ -439,9 +449,15 @@ def test_a_talonschnapsen_bummerl_at_360_px_and_sehr_gross(app: App, browser: An
         look("beendet")
 
         sheet = sign_looking(
-            page, look, app, SMALL, "Gerti Stadler", "Bummerl 1: 3:18:24; verloren: Maximilian Oberhuber Bummerl (1)"
+            page,
+            look,
+            app,
+            SMALL,
+            "Gerti Stadler",
+            "Bummerl 1: 3:18:24; verloren: Maximilian Oberhuber Bummerl (1)",
+            scrolls=size != "normal",
         )
-        screenshot(page, "talonschnapsen-ergebnis-360-sehr-gross.png")
+        screenshot(page, f"talonschnapsen-ergebnis-360-{size}.png")
         ruleset = find_ruleset("talonschnapsen")
         headline = ruleset.headline(sheet, ruleset.score(sheet))
         assert dict(headline.main.values) == {"Maximilian Oberhuber": "1", "Gerti Stadler": "0", "Hansjörg Pichler": "0"}
@@ -459,12 +475,13 @@ SEEN = {
 """The games of ``EVENING`` whose every panel state the walk at 360 px looks at: one of each kind."""
 
 
-def test_a_bauernschnapsen_evening_at_360_px_and_sehr_gross(app: App, browser: Any) -> None:
+@pytest.mark.parametrize("size", NARROW)
+def test_a_bauernschnapsen_evening_at_360_px(app: App, browser: Any, size: str) -> None:
     """Issue 22: the evening of two Bummerl as a new user walks it on a narrow phone at the largest text
-    size: every panel state it passes (each kind of game, its announcer, the Herzrunde and the Spritze,
+    size and at "Normal": every panel state it passes (each kind of game, its announcer, the Herzrunde and the Spritze,
     a refusal, the Streichung, a correction and its refusal, the close) has nothing cut off, overlapping
     or under 48 px; during play and at the end the numbers on top are the ones that count, named."""
-    with new_sheet_at(browser, app, 360, "sehr-gross", "Bauernschnapsen") as (page, look, taps):
+    with new_sheet_at(browser, app, 360, size, "Bauernschnapsen") as (page, look, taps):
         for number, team in enumerate(EVENING_TEAMS, start=1):
             taps.type(f"Mannschaft {number}: Name", team)
             for seat, member in enumerate(MEMBERS[(A, B)[number - 1]], start=1):
@@ -483,7 +500,7 @@ def test_a_bauernschnapsen_evening_at_360_px_and_sehr_gross(app: App, browser: A
                 if number in SEEN:
                     look(f"{number}. Spiel ({SEEN[number]}): {name}")
             if number == 8:  # the panel open mid-game: a Gang, its announcer, gespritzt
-                screenshot(page, "bauernschnapsen-gang-360-sehr-gross.png")
+                screenshot(page, f"bauernschnapsen-gang-360-{size}.png")
             tap(taps, page, "Eintragen")
             settle(page, f"{number}. Spiel eingetragen", line=True)
             if number == 3:
@@ -515,4 +532,4 @@ def test_a_bauernschnapsen_evening_at_360_px_and_sehr_gross(app: App, browser: A
 
         result = "Bummerl verloren: Die Innviertler Kartenrunde 2, Schnapsbrüder vom Hausruck 1"
         sign_looking(page, look, app, EVENING_TEAMS, "Resi Gruber", result)
-        screenshot(page, "bauernschnapsen-ergebnis-360-sehr-gross.png")
+        screenshot(page, f"bauernschnapsen-ergebnis-360-{size}.png")

@@ -19,7 +19,6 @@ from .browser import (
     enable_semantics,
     patient,
     running_app,
-    sheet_files,
     stand_still,
     wait_for_control,
     wait_for_locator,
@@ -101,12 +100,12 @@ class LayoutProblems(AssertionError):
 
 
 def sheet_of(data_dir: Path, names: tuple[str, ...] | list[str]) -> Sheet:
-    """The stored sheet whose participants are ``names``, in seat order."""
+    """The newest stored sheet whose participants are ``names``, in seat order (a walk made at two text
+    sizes in one module's app leaves two such sheets)."""
     store = SheetStore(data_dir)
-    for file in sheet_files(data_dir):
-        sheet = store.open(file.removesuffix(".json"))
-        if [p.name for p in sheet.participants] == list(names):
-            return sheet
+    for info in store.list_sheets():  # newest first
+        if list(info.participants) == list(names):
+            return store.open(info.id)
     raise AssertionError(f"no sheet of {names} in {data_dir}")
 
 
