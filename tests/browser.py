@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from filelock import FileLock
@@ -28,6 +28,9 @@ from PIL import Image, ImageChops
 from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import ROOT
+
+if TYPE_CHECKING:
+    from .renderer_watch import RendererWatch
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -88,15 +91,23 @@ def waited(page, what: str, error: Exception) -> ScreenAssertionError:  # type: 
 def watched_chromium(playwright: Any, extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
     """Debian's Chromium launched through ``playwright``, its pages watched for a renderer that stops
     answering (``tests/renderer_watch.py``); closed at the end."""
+    stacks = os.environ.get("TISCHBLOCK_TEST_RENDERER_STACKS") == "1"
+    with chromium_and_watch(playwright, extra_args, stacks=stacks) as (launched, _):
+        yield launched
+
+
+@contextmanager
+def chromium_and_watch(playwright: Any, extra_args: tuple[str, ...] = (), **watching: Any) -> Iterator[tuple[Any, RendererWatch]]:
+    """``watched_chromium`` with its watch (``RendererWatch``'s settings as ``watching``)."""
     from .renderer_watch import RendererWatch
 
     port = free_port()
     launched = playwright.chromium.launch(
         executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--remote-debugging-port={port}", *extra_args]
     )
-    watch = RendererWatch(port, stacks=os.environ.get("TISCHBLOCK_TEST_RENDERER_STACKS") == "1")
+    watch = RendererWatch(port, **watching)
     try:
-        yield launched
+        yield launched, watch
     finally:
         watch.stop()
         launched.close()

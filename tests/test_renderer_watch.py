@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, free_port, require_chromium
+from .browser import chromium_and_watch, require_chromium
 from .renderer_watch import HANGS, RendererWatch
 
 pytestmark = pytest.mark.browser
@@ -24,15 +24,8 @@ def watched(request: pytest.FixtureRequest) -> Iterator[tuple[Any, RendererWatch
     require_chromium()
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--remote-debugging-port={port}"])
-        watch = RendererWatch(port, hung_s=3, stacks=request.param)
-        try:
-            yield browser, watch
-        finally:
-            watch.stop()
-            browser.close()
+    with sync_playwright() as playwright, chromium_and_watch(playwright, hung_s=3, stacks=request.param) as watched:
+        yield watched
 
 
 def test_a_page_that_spins_forever_is_crashed_with_its_stack(watched: tuple[Any, RendererWatch]) -> None:
