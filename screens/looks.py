@@ -181,9 +181,7 @@ def thumb(control: ft.Control, *, grows: bool = True) -> ft.Control:
     (Flutter draws it 40 px high, 32 in a desktop browser) or a chip (32-38 px). ``grows``: the box grows
     with the text size (a radio's label may wrap to two lines), else it stays ``THUMB`` (a chip)."""
     box = ft.Container(height=THUMB, content=control)
-    if grows:
-        box.__dict__[_THUMB] = True
-    return box
+    return growing(box) if grows else box
 
 
 def growing(box: ft.Container) -> ft.Container:
