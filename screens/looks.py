@@ -280,13 +280,29 @@ def lines_of(text: str, room: float) -> int:
     return lines
 
 
-def choice_fit(texts: Sequence[str], scale: float, shares: Sequence[int] = (6, 12)) -> tuple[int, bool]:
+EDGE = 1.6
+"""The room between two choices side by side, in characters of ``ROW_CHARS``: a button's 4 px padding on
+each side and the 8 px gap to the next. ``ROW_CHARS`` is twice what half a row holds (158 px inside at
+360 px), so a quarter holds less than half of half (71 px: "Farbw…" at 16 px), the whole row more than
+twice (332 px)."""
+
+
+def room_of(share: int, scale: float, *, size: int = 18, tick: bool = True) -> float:
+    """Characters of ``size`` px one line of a choice holds in ``share`` twelfths of the narrowest phone's
+    row at the text size ``scale``, less the tick's (``tick``)."""
+    return ((ROW_CHARS + 2 * EDGE) * share / 12 - EDGE) * 18 / size / scale - (TICK if tick else 0)
+
+
+def choice_fit(
+    texts: Sequence[str], scale: float, shares: Sequence[int] = (6, 12), *, size: int = 18, tick: bool = True
+) -> tuple[int, bool]:
     """The narrowest share of a row (in twelfths, from ``shares``) in which each of ``texts`` is drawn
-    whole beside a choice's tick at the text size ``scale``: on one line, or else on two lines of the
-    smaller font (``True``), never broken inside a word nor cut. The last share if none holds them (its
+    whole on the narrowest phone at the text size ``scale``, in ``size`` px: on one line, or else on two
+    lines of the smaller font (``True``), never broken inside a word nor cut. ``tick``: a chosen choice
+    shows a tick beside its label (else its fill alone says it). The last share if none holds them (its
     label then ends in "…", which no label of the app does at 360 px: ``tests/test_looks.py``)."""
     for share in shares:
-        room = ROW_CHARS * share / 12 / scale - TICK
+        room = room_of(share, scale, size=size, tick=tick)
         if all(len(t) <= room for t in texts):
             return share, False
         if all(lines_of(t, room * SMALL) <= 2 for t in texts):

@@ -17,11 +17,12 @@ import flet as ft
 from scoring.schafkopf import FARBNAME
 
 from .drafts import DraftIncomplete, Submit, family
-from .looks import LOOKS, LOST, WON, entered, error_box, text_scale, thumb
+from .looks import LOOKS, LOST, SMALL, WON, choice_fit, entered, error_box, text_scale, thumb
 from .schafkopf_draft import (
     FEHLER_ARTEN,
     FEHLER_FAELLE,
     SPIEL_LABEL,
+    STUFEN,
     SchafkopfDraft,
     stufe_label,
 )
@@ -35,56 +36,118 @@ CHOICE = 52
 """Height of every other choice (at least 48 px)."""
 
 
+Fit = tuple[int, bool]
+"""Where a choice goes (``_fit``): its share of a phone's row in twelfths, and whether its label takes
+two lines of the smaller font."""
+
+
+def _fit(texts: list[str], scale: float, *, size: int = 17, shares: tuple[int, ...] = (6, 12), tick: bool = True) -> Fit:
+    """``screens.looks.choice_fit`` at this panel's 17 px (a game type, a Farbe and a level 16 px, shown
+    chosen by their fill alone: ``tick=False``)."""
+    return choice_fit(texts, scale, shares, size=size, tick=tick)
+
+
+def _paired(texts: list[str], scale: float) -> list[Fit]:
+    """Players' names, each by its length: two to a row, on one line or two, or a name too long for half a
+    row ("Dieter Schwar|zenberger", "Bartholomäu|s Lechner" at "Sehr groß") in the whole row. The seats
+    keep their order; a name left alone in its row takes the whole row (no gap beside it), and two names
+    sharing a row take as many lines alike (a row of one tall and one short button looked broken)."""
+    fits = [_fit([t], scale) for t in texts]
+    out: list[Fit] = []
+    i = 0
+    while i < len(texts):
+        if fits[i][0] == 6 and i + 1 < len(texts) and fits[i + 1][0] == 6:
+            tall = fits[i][1] or fits[i + 1][1]
+            out += [(6, tall), (6, tall)]
+            i += 2
+        else:
+            out.append(_fit([texts[i]], scale, shares=(12,)) if fits[i][0] == 6 else fits[i])
+            i += 1
+    return out
+
+
 def _choice(
     text: str,
     on_click: Callable[[], None],
     *,
     chosen: bool,
+    fit: Fit,
     name: str | None = None,
     enabled: bool = True,
     height: int = CHOICE,
     size: int = 17,
     color: str | None = None,
-    icon: bool = True,
-    lines: int = 1,
+    tick: bool = True,
 ) -> ft.Control:
-    """A big choice button: filled when chosen; ``name`` is its accessible name when ``text`` alone is not unique;
-    ``lines`` the lines its text may take (a player's name two: in half a 360 px phone at "Sehr groß" a
-    first and a last name each fill a line, "Maximilian Oberhuber" was cut to "Maximilian …")."""
+    """A big choice button: filled when chosen (and ticked with ``tick``); ``name`` is its accessible name
+    when ``text`` alone is not unique; ``fit`` its label's lines as ``_fit`` found them: two lines of a
+    smaller font where one line would not hold it (in half a 360 px phone at "Sehr groß" a first and a last
+    name each fill a line)."""
+    _, two = fit
     label = ft.Text(
         text,
-        size=size,
+        size=round(size / SMALL) if two else size,
         weight=ft.FontWeight.BOLD if chosen else ft.FontWeight.W_500,
         semantics_label=name,
-        max_lines=lines,
+        max_lines=2 if two else 1,
         overflow=ft.TextOverflow.ELLIPSIS,
         text_align=ft.TextAlign.CENTER,
     )
+    content: ft.Control = label
+    if chosen and tick:
+        # the tick in the room _fit keeps for it; the label gets what the button has left, wrapped there,
+        # not pushed past its edge (FilledButton's icon= took 26 px: "Gewonn…" at "Sehr groß")
+        label.expand, label.expand_loose = True, True
+        tick_icon = ft.Icon(ft.Icons.CHECK, size=round(size * 1.1))
+        content = ft.Row([tick_icon, label], spacing=2, alignment=ft.MainAxisAlignment.CENTER, tight=True)
     shape = ft.RoundedRectangleBorder(radius=12)
+    padding = ft.Padding.symmetric(horizontal=4)
     if chosen:
         return ft.FilledButton(
-            content=label,
-            icon=ft.Icons.CHECK if icon else None,
+            content=content,
             height=height,
             expand=True,
             disabled=not enabled,
-            style=ft.ButtonStyle(shape=shape, bgcolor=color, padding=ft.Padding.symmetric(horizontal=8)),
+            style=ft.ButtonStyle(shape=shape, bgcolor=color, padding=padding),
             on_click=lambda _: on_click(),
         )
     return ft.OutlinedButton(
-        content=label,
+        content=content,
         height=height,
         expand=True,
         disabled=not enabled,
-        style=ft.ButtonStyle(shape=shape, padding=ft.Padding.symmetric(horizontal=8)),
+        style=ft.ButtonStyle(shape=shape, padding=padding),
         on_click=lambda _: on_click(),
     )
 
 
-def _grid(controls: list[ft.Control], per_row: int = 2) -> ft.Control:
-    """Choices side by side, ``per_row`` on a phone, all in one row from a tablet up."""
-    col: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 12 // per_row, "md": max(12 // max(len(controls), 1), 3)}
-    return ft.ResponsiveRow(spacing=8, run_spacing=8, controls=[ft.Container(col=col, content=c) for c in controls])
+def _grid(choices: list[tuple[ft.Control, Fit]]) -> ft.Control:
+    """Choices side by side, each in its share of a phone's row (``_fit``); on a tablet all in one row
+    (at most four to a row), a whole-row choice in half of it."""
+    n = max(len(choices), 1)
+    return ft.ResponsiveRow(
+        spacing=8,
+        run_spacing=8,
+        controls=[ft.Container(col={"xs": share, "md": max(12 // n, 3, share // 2)}, content=c) for c, (share, _) in choices],
+    )
+
+
+def _switch(label: str, value: bool, toggle: Callable[[], None]) -> ft.Control:
+    """A switch with a label that wraps beside it: Flet's own label does not wrap and ran off the screen's
+    edge ("Spritze unberechtigt (Gegenpartei nur 1 Stich)" at 360 px). Built as Flet builds its own (one
+    merged node, the label's text its accessible name, a tap on the label toggles it), the label expanded."""
+    return thumb(  # a switch's row is 40 px high: the box makes it a thumb's 48
+        ft.MergeSemantics(
+            content=ft.GestureDetector(
+                on_tap=lambda _: toggle(),
+                mouse_cursor=ft.MouseCursor.CLICK,
+                content=ft.Row(
+                    [ft.Switch(value=value, on_change=lambda _: toggle()), ft.Text(label, expand=True)],
+                    spacing=8,
+                ),
+            )
+        )
+    )
 
 
 def _heading(text: str) -> ft.Control:
@@ -92,38 +155,61 @@ def _heading(text: str) -> ft.Control:
 
 
 def _players(
-    draft: SchafkopfDraft, prefix: str, chosen: str | None, offered: list[str], tap: Callable[[str], None]
+    draft: SchafkopfDraft, prefix: str, chosen: str | None, offered: list[str], tap: Callable[[str], None], scale: float
 ) -> ft.Control:
+    names = [draft.name(p) for p in draft.players]
     return _grid(
         [
-            _choice(
-                draft.name(p),
-                functools.partial(tap, p),
-                chosen=p == chosen,
-                name=f"{prefix} {draft.name(p)}",
-                enabled=p in offered or p == chosen,
-                lines=2,
+            (
+                _choice(
+                    name,
+                    functools.partial(tap, p),
+                    chosen=p == chosen,
+                    fit=fit,
+                    name=f"{prefix} {name}",
+                    enabled=p in offered or p == chosen,
+                ),
+                fit,
             )
-            for p in draft.players
+            for p, name, fit in zip(draft.players, names, _paired(names, scale), strict=True)
         ]
     )
 
 
-def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
+def group_fits(scale: float) -> dict[str, Fit]:
+    """The one layout of each group of choices side by side, found for all its labels (so it stays put
+    whichever of them the rules offer): a game type and a Farbe a quarter of the row at "Normal" ("Farbw…"
+    had 8 px padding), a level a third; a misplay's kind and how it went on with their ticks."""
+    levels = [stufe_label(s, won) for s in STUFEN for won in (True, False)]
+    return {
+        "spiel": _fit(list(SPIEL_LABEL.values()), scale, size=16, shares=(3, 6), tick=False),
+        "farbe": _fit(list(FARBNAME.values()), scale, size=16, shares=(3, 6), tick=False),
+        "stufe": _fit(levels, scale, size=16, shares=(4, 12), tick=False),
+        "gewonnen": _fit(["Gewonnen", "Verloren"], scale, size=20),
+        "fehler_art": _fit(list(FEHLER_ARTEN.values()), scale),
+        "fehler_fall": _fit(list(FEHLER_FAELLE.values()), scale, shares=(12,)),
+    }
+
+
+def _farben(draft: SchafkopfDraft, fit: Fit) -> ft.Control:
+    return _grid(
+        [
+            (
+                _choice(
+                    FARBNAME[f], functools.partial(draft.choose_farbe, f), chosen=f == draft.farbe, fit=fit, size=16, tick=False
+                ),
+                fit,
+            )
+            for f in draft.farbe_choices()
+        ]
+    )
+
+
+def _rare(draft: SchafkopfDraft, scale: float, fits: dict[str, Fit]) -> list[ft.Control]:
     """Augen, Stiche and a misplay: what a table rarely writes."""
     controls: list[ft.Control] = []
-    farben = draft.farbe_choices()
-    if farben and not draft.farbe_required:
-        controls += [
-            _heading("Gerufene Sau (freiwillig)"),
-            _grid(
-                [
-                    _choice(FARBNAME[f], functools.partial(draft.choose_farbe, f), chosen=f == draft.farbe, size=16, icon=False)
-                    for f in farben
-                ],
-                4,
-            ),
-        ]
+    if draft.farbe_choices() and not draft.farbe_required:
+        controls += [_heading("Gerufene Sau (freiwillig)"), _farben(draft, fits["farbe"])]
     controls += [
         _heading("Augen und Stiche der Spielpartei (freiwillig)"),
         ft.Row(
@@ -148,14 +234,15 @@ def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
             ],
         ),
         _heading("Fehler (falsches Ausspiel oder Bedienen) von"),
-        _players(draft, "Fehler von", draft.fehler_von, list(draft.players), draft.choose_fehler_von),
+        _players(draft, "Fehler von", draft.fehler_von, list(draft.players), draft.choose_fehler_von, scale),
     ]
     if draft.fehler_von is not None:
         art = draft.fehler_art or "ausspiel"
+        kind = fits["fehler_art"]
         controls.append(
             _grid(
                 [
-                    _choice(text, functools.partial(draft.choose_fehler_art, a), chosen=a == art)
+                    (_choice(text, functools.partial(draft.choose_fehler_art, a), chosen=a == art, fit=kind), kind)
                     for a, text in FEHLER_ARTEN.items()
                 ]
             )
@@ -173,6 +260,7 @@ def _rare(draft: SchafkopfDraft) -> list[ft.Control]:
                                 text,
                                 functools.partial(draft.choose_fehler_fall, f),
                                 chosen=f == draft.fehler_fall,
+                                fit=fits["fehler_fall"],
                                 enabled=f in offered,
                             )
                         ]
@@ -205,105 +293,101 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: str 
         if correcting
         else "Neues Spiel" + (f" · es gibt {draft.name(dealer)}" if dealer else "")
     )
+    scale = text_scale(ft.use_context(LOOKS))
+    fits = group_fits(scale)
     controls: list[ft.Control] = [
         _heading(header),
         _grid(
             [
-                _choice(SPIEL_LABEL[s], functools.partial(draft.choose_spiel, s), chosen=s == draft.spiel, size=16, icon=False)
+                (
+                    _choice(
+                        SPIEL_LABEL[s],
+                        functools.partial(draft.choose_spiel, s),
+                        chosen=s == draft.spiel,
+                        fit=fits["spiel"],
+                        size=16,
+                        tick=False,
+                    ),
+                    fits["spiel"],
+                )
                 for s in draft.spiel_choices()
-            ],
-            # four to a row cut "Rufspiel" and "Farbwenz" to "Rufs…" at "Sehr groß" on 360-412 px
-            per_row=2 if text_scale(ft.use_context(LOOKS)) > 1 else 4,
+            ]
         ),
         _heading("Wer spielt?"),
-        _players(draft, "Spieler", draft.spieler, draft.spieler_choices(), draft.choose_spieler),
+        _players(draft, "Spieler", draft.spieler, draft.spieler_choices(), draft.choose_spieler, scale),
     ]
     if draft.spiel == "rufspiel":
         controls += [
             _heading("Mit wem? (gerufen)"),
-            _players(draft, "Partner", draft.partner, draft.partner_choices(), draft.choose_partner),
+            _players(draft, "Partner", draft.partner, draft.partner_choices(), draft.choose_partner, scale),
         ]
-    farben = draft.farbe_choices()
-    if farben and draft.farbe_required:
-        controls += [
-            _heading("Farbe"),
-            _grid(
-                [
-                    _choice(FARBNAME[f], functools.partial(draft.choose_farbe, f), chosen=f == draft.farbe, size=16, icon=False)
-                    for f in farben
-                ],
-                4,
-            ),
-        ]
+    if draft.farbe_choices() and draft.farbe_required:
+        controls += [_heading("Farbe"), _farben(draft, fits["farbe"])]
     if draft.tout_allowed or draft.tout:
-        controls.append(
-            thumb(ft.Switch(label="Tout (alle Stiche angesagt)", value=bool(draft.tout), on_change=lambda _: draft.toggle_tout()))
-        )
+        controls.append(_switch("Tout (alle Stiche angesagt)", bool(draft.tout), draft.toggle_tout))
     won = draft.gewonnen_shown
     outcomes = draft.gewonnen_choices()
-    controls.append(
-        _grid(
-            [
-                _choice(
-                    "Gewonnen",
-                    lambda: draft.choose_gewonnen(True),
-                    chosen=won is True,
-                    enabled=True in outcomes,
-                    height=BIG,
-                    size=20,
-                    color=WON,
-                ),
-                _choice(
-                    "Verloren",
-                    lambda: draft.choose_gewonnen(False),
-                    chosen=won is False,
-                    enabled=False in outcomes,
-                    height=BIG,
-                    size=20,
-                    color=LOST,
-                ),
-            ]
+    big = fits["gewonnen"]
+    outcome = [
+        _choice(
+            text,
+            functools.partial(draft.choose_gewonnen, value),
+            chosen=won is value,
+            fit=big,
+            enabled=value in outcomes,
+            height=BIG,
+            size=20,
+            color=color,
         )
-    )
+        for text, value, color in (("Gewonnen", True, WON), ("Verloren", False, LOST))
+    ]
+    controls.append(_grid([(choice, big) for choice in outcome]))
     levels = draft.stufe_choices()
     if levels:
         shown = draft.stufe_shown
+        level = fits["stufe"]
         controls.append(
             _grid(
                 [
-                    _choice(stufe_label(s, won), functools.partial(draft.choose_stufe, s), chosen=s == shown, size=16, icon=False)
+                    (
+                        _choice(
+                            stufe_label(s, won),
+                            functools.partial(draft.choose_stufe, s),
+                            chosen=s == shown,
+                            fit=level,
+                            size=16,
+                            tick=False,
+                        ),
+                        level,
+                    )
                     for s in levels
-                ],
-                per_row=3,
+                ]
             )
         )
-    givers = draft.spritze_choices()
-    if givers or draft.spritze_von is not None:
+    givers = [p for p in draft.players if p in draft.spritze_choices() or p == draft.spritze_von]
+    if givers:
+        names = [draft.name(p) for p in givers]
         controls += [
             _heading("Spritze von (Gegenpartei)"),
             _grid(
                 [
-                    _choice(
-                        draft.name(p),
-                        functools.partial(draft.choose_spritze, p),
-                        chosen=p == draft.spritze_von,
-                        name=f"Spritze von {draft.name(p)}",
-                        lines=2,
+                    (
+                        _choice(
+                            name,
+                            functools.partial(draft.choose_spritze, p),
+                            chosen=p == draft.spritze_von,
+                            fit=fit,
+                            name=f"Spritze von {name}",
+                        ),
+                        fit,
                     )
-                    for p in draft.players
-                    if p in givers or p == draft.spritze_von
+                    for p, name, fit in zip(givers, names, _paired(names, scale), strict=True)
                 ]
             ),
         ]
     if draft.unberechtigt_offered:
         controls.append(
-            thumb(  # a switch's row is 40 px high: the box makes it a thumb's 48
-                ft.Switch(
-                    label="Spritze unberechtigt (Gegenpartei nur 1 Stich)",
-                    value=bool(draft.unberechtigt),
-                    on_change=lambda _: draft.toggle_unberechtigt(),
-                )
-            )
+            _switch("Spritze unberechtigt (Gegenpartei nur 1 Stich)", bool(draft.unberechtigt), draft.toggle_unberechtigt)
         )
     controls.append(
         ft.TextButton(
@@ -314,7 +398,7 @@ def SchafkopfPanel(draft: SchafkopfDraft, on_submit: Submit, *, correcting: str 
         )
     )
     if draft.weitere:
-        controls += _rare(draft)
+        controls += _rare(draft, scale, fits)
     controls.append(ft.Text(draft.summary(), size=17, weight=ft.FontWeight.BOLD))
     preview = draft.preview()
     if preview:

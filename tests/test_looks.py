@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring import Participant, find_ruleset
-from screens.looks import ROW_CHARS, SMALL, TICK, choice_fit, lines_of
+from screens.looks import SMALL, choice_fit, lines_of, room_of
 from screens.schnapsen_draft import SchnapsenDraft
 from screens.settings_state import TEXT_SCALE
 
@@ -64,7 +64,7 @@ def test_every_schnapsen_label_fits_a_whole_row_at_every_text_size(ruleset: str,
     """No game, Augen class or Rufer of the panel falls back to "…" on a 360 px phone."""
     draft = _draft(ruleset)
     scale = TEXT_SCALE[size]  # type: ignore[index]
-    whole = (ROW_CHARS / scale - TICK) * SMALL
+    whole = room_of(12, scale) * SMALL
     labels = [o.short for o in (*draft.game_options(), *draft.augen_options(), *draft.rufer_options())]
     assert labels
     assert [label for label in labels if lines_of(label, whole) > 2] == []
@@ -77,9 +77,9 @@ def test_what_fits_a_share_fits_the_wider_ones(texts: list[str], scale: float) -
     """The share found is the narrowest: every narrower one fails on one line and on two."""
     share, two = choice_fit(texts, scale, (4, 6, 12))
     for narrower in (s for s in (4, 6, 12) if s < share):
-        room = ROW_CHARS * narrower / 12 / scale - TICK
+        room = room_of(narrower, scale)
         assert not all(len(t) <= room for t in texts)
         assert not all(lines_of(t, room * SMALL) <= 2 for t in texts)
-    room = ROW_CHARS * share / 12 / scale - TICK
+    room = room_of(share, scale)
     if not two:
         assert all(len(t) <= room for t in texts)
