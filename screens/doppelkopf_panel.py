@@ -27,7 +27,7 @@ from .doppelkopf_draft import (
     DoppelkopfDraft,
 )
 from .drafts import DraftIncomplete, Submit, family
-from .looks import entered
+from .looks import LOOKS, choice_fit, entered, growing, text_scale
 
 TOUCH = 52
 """Height of a chip: above the 48 px a thumb needs at a loud table."""
@@ -35,18 +35,26 @@ LINE = 24
 """Height of one line of a chip's 17 px text at normal size (Roboto's line height, 1.4 x 17 rounded)."""
 SIDE = 80
 """Width of the "Re" / "Kontra" label in front of a side's chips ("Kontra" whole at "Sehr groß")."""
+COLUMNS: dict[int, ft.ResponsiveNumber] = {3: {"xs": 3}, 6: {"xs": 6, "md": 3}, 12: {"xs": 12, "md": 6}}
+"""A phone row's share (twelfths, ``choice_fit``) as a responsive column; on a tablet (from 768 px)
+half of it, which is still wider than the share on the narrowest phone."""
+Fit = tuple[int, bool]
+"""Where a chip of a grid goes (``choice_fit``): its share of the row in twelfths, and whether its text
+takes two lines of the smaller font."""
 SONDER_SHORT = {"fuchs": "Fuchs", "doppelkopf": "Doko", "karlchen": "Karlchen", "herzstich": "Herz"}
 """What a Sonderpunkt chip shows, short so that a side's chips fit one phone row."""
 
 
 def _chip(
-    label: str, on_click: Callable[[], object], *, selected: bool, text: str | None = None, expand: bool = False
+    label: str, on_click: Callable[[], object], *, selected: bool, text: str | None = None, fit: Fit | None = None
 ) -> ft.Control:
     """A toggle as a big button, filled and ticked when chosen; ``label`` is its accessible name.
 
     Chosen or not, it is the same control with another style, so a tap that lands while the app
-    redraws the panel still reaches it."""
+    redraws the panel still reaches it. ``fit``: the chip's place in a grid of alike chips (``_grid``),
+    else it is as wide as its text."""
     shown = text if text is not None else label
+    two_lines = fit is not None and fit[1]
     content = ft.Row(
         tight=True,
         spacing=4,
@@ -55,7 +63,7 @@ def _chip(
             ft.Icon(ft.Icons.CHECK, size=18, color=ft.Colors.ON_PRIMARY, visible=selected),
             ft.Text(
                 shown,
-                size=17,
+                size=16 if two_lines else 17,
                 weight=ft.FontWeight.BOLD if selected else ft.FontWeight.W_500,
                 color=ft.Colors.ON_PRIMARY if selected else ft.Colors.PRIMARY,
                 text_align=ft.TextAlign.CENTER,
@@ -69,19 +77,35 @@ def _chip(
     style = ft.ButtonStyle(
         # A chip in a row of chips is as tall as its text: one line is TOUCH high at normal text, a
         # wrapped name or a name with its note ("Solo offen") grows the chip instead of being cut off.
-        padding=ft.Padding.symmetric(horizontal=14, vertical=0 if expand else (TOUCH - LINE) / 2),
+        # In a grid 8 px at the sides, as much room as ``choice_fit`` counts with (a Schnapsen choice's).
+        padding=ft.Padding.symmetric(horizontal=14, vertical=(TOUCH - LINE) / 2)
+        if fit is None
+        else ft.Padding.symmetric(horizontal=8, vertical=0),
         bgcolor=ft.Colors.PRIMARY if selected else None,
         side=ft.BorderSide(2 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE),
     )
-    button = ft.OutlinedButton(
-        content=content, height=TOUCH if expand else None, expand=expand, style=style, on_click=lambda _: on_click()
-    )
+    button = ft.OutlinedButton(content=content, expand=fit is not None, style=style, on_click=lambda _: on_click())
     # ``selected``: a screen reader says which chips are chosen (the web client shows it as aria-current)
     chip = ft.Semantics(label=label, button=True, selected=selected, container=True, exclude_semantics=True, content=button)
-    if expand:
-        # As the Watten panel's buttons: a sized, expanding box around the semantics node.
-        return ft.Container(expand=True, height=TOUCH, content=chip)
+    if fit is not None:
+        # As the Schnapsen panel's choices: a sized box in a responsive row around the semantics node;
+        # two lines of text need more than one line's height at a large text size.
+        box = ft.Container(col=COLUMNS[fit[0]], height=TOUCH, content=chip)
+        return growing(box) if two_lines else box
     return chip
+
+
+def grid_fit(texts: list[str], scale: float) -> Fit:
+    """Where each of ``texts`` (players' names) goes in a grid of alike chips, for the narrowest phone
+    (360 px) at the text size ``scale``: all four in a row, two to a row or each in the whole row, on
+    one line or on two lines of the smaller font, one layout for all, never broken inside a word nor
+    cut. A quarter of the row broke "Diet|er" and cut "Maxi|milia…" at 360 px "Sehr groß",
+    "Barth|olom" at 412 px "Normal" (issue 22)."""
+    return choice_fit(texts, scale, (3, 6, 12))
+
+
+def _grid(chips: list[ft.Control]) -> ft.Control:
+    return ft.ResponsiveRow(controls=chips, spacing=8, run_spacing=8)
 
 
 def _minus(label: str, on_click: Callable[[], object]) -> ft.Control:
@@ -258,7 +282,7 @@ def _absagen(draft: DoppelkopfDraft, seite: Seite) -> ft.Control:
     )
 
 
-def _rare(draft: DoppelkopfDraft) -> list[ft.Control]:
+def _rare(draft: DoppelkopfDraft, scale: float) -> list[ft.Control]:
     """One level down: a Strafe, Schmeißen, a dealer out of turn, schwarz with Neunen."""
     kinds = {"game": "Spiel", "strafe": "Strafe", "schmeissen": "Schmeißen"}
     controls: list[ft.Control] = [
@@ -271,7 +295,7 @@ def _rare(draft: DoppelkopfDraft) -> list[ft.Control]:
     ]
     if draft.kind != "game":
         # The game's chips are hidden: the Strafe or Schmeißen stands right under its chip.
-        return controls + _penalty(draft)
+        return controls + _penalty(draft, scale)
     controls.append(_caption("Geber außer der Reihe"))
     controls.append(
         _wrap(
@@ -289,25 +313,25 @@ def _rare(draft: DoppelkopfDraft) -> list[ft.Control]:
     return controls
 
 
-def _penalty(draft: DoppelkopfDraft) -> list[ft.Control]:
-    """Who gets the Strafe (with a reason), or who throws in."""
+def _penalty(draft: DoppelkopfDraft, scale: float) -> list[ft.Control]:
+    """Who gets the Strafe (with a reason), or who throws in: the players' names alike in a grid."""
     strafe = draft.kind == "strafe"
     prefix = "Strafe" if strafe else "Schmeißt"
+    fit = grid_fit([draft.name(p) for p in draft.players], scale)
     controls: list[ft.Control] = [
         _caption(draft.strafe_text if strafe else "Schmeißen (fünf Könige): derselbe Geber gibt neu, kein Spiel"),
         _caption("Wer?"),
-        ft.Row(
-            spacing=6,
-            controls=[
+        _grid(
+            [
                 _chip(
                     f"{prefix}: {draft.name(p)}",
                     partial(draft.set_spieler, p),
                     selected=draft.spieler == p,
                     text=draft.name(p),
-                    expand=True,
+                    fit=fit,
                 )
                 for p in draft.players
-            ],
+            ]
         ),
     ]
     if strafe:
@@ -348,6 +372,7 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: st
     if draft.sheet is None or draft.lage is None:
         return ft.Text("Kein Blatt.")
     problem, set_problem = ft.use_state(cast("str | None", None))
+    scale = text_scale(ft.use_context(LOOKS))
 
     def submit() -> None:
         try:
@@ -372,7 +397,7 @@ def DoppelkopfPanel(draft: DoppelkopfDraft, on_submit: Submit, *, correcting: st
         on_click=lambda _: draft.toggle_more(),
     )
     if draft.more:  # open: the rare entry stands above the button that enters it
-        controls += [more, *_rare(draft)]
+        controls += [more, *_rare(draft, scale)]
     label = "Korrektur eintragen" if correcting else "Eintragen"
     controls.append(
         ft.FilledButton(
