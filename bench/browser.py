@@ -50,6 +50,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tests.browser import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
+    HOLD_FPS,
     PHONE,
     Taps,
     enable_semantics,
@@ -66,22 +67,6 @@ WHICH_RENDERER = "() => window._flutter_skwasmInstance ? 'skwasm' : 'canvaskit'"
 """The renderer the page runs: Flet's bootstrap keeps skwasm's instance on the window."""
 
 RENDERERS: dict[str, str] = {}
-
-HOLD_FPS = """(() => {
-  const raf = window.requestAnimationFrame.bind(window);
-  let last = -1e9, queue = new Map(), next = 1, pending = false;
-  window.requestAnimationFrame = cb => {
-    const id = next++; queue.set(id, cb);
-    if (!pending) {
-      pending = true;
-      setTimeout(() => raf(ts => { last = ts; pending = false; const q = queue; queue = new Map(); q.forEach(f => f(ts)); }),
-                 Math.max(0, last + MIN_MS - performance.now()));
-    }
-    return id;
-  };
-  window.cancelAnimationFrame = id => { queue.delete(id); };
-})();"""
-"""``requestAnimationFrame`` held to one frame every MIN_MS: every callback asked for waits for the next slot."""
 
 FIRST_GAME = """Array.from(document.querySelectorAll('flt-semantics[role=button]'))
   .map(e => e.getAttribute('aria-label') || e.innerText).find(name => name && name.startsWith('+2'))"""

@@ -364,6 +364,27 @@ three hung pages of 2026-11-27 (``tests/renderer_watch.py``) had exactly that lo
 the pages cost Chromium the same (``python bench/browser.py --variant threads``: 1.00x), and the app's
 Python side and Flutter's layout are the same either way."""
 
+HOLD_FPS = """(() => {
+  const raf = window.requestAnimationFrame.bind(window);
+  let last = -1e9, queue = new Map(), next = 1, pending = false;
+  window.requestAnimationFrame = cb => {
+    const id = next++; queue.set(id, cb);
+    if (!pending) {
+      pending = true;
+      setTimeout(() => raf(ts => { last = ts; pending = false; const q = queue; queue = new Map(); q.forEach(f => f(ts)); }),
+                 Math.max(0, last + MIN_MS - performance.now()));
+    }
+    return id;
+  };
+  window.cancelAnimationFrame = id => { queue.delete(id); };
+})();"""
+"""``requestAnimationFrame`` held to one frame every MIN_MS: every callback asked for waits for the next slot."""
+
+HOLD_FPS_VARIABLE = "TISCHBLOCK_TEST_HOLD_FPS"
+"""Frames a second to hold every page the tests open to (``HOLD_FPS``), to measure what the animation
+frames cost the real tests; unset: as many as Chromium draws."""
+
+
 FLUTTER_CONFIG_VARIABLE = "TISCHBLOCK_TEST_FLUTTER_CONFIG"
 """A JSON object added to Flutter's configuration in every page the tests open (``flutter_config``), to
 measure a renderer setting on the real tests: ``{"renderer": "canvaskit", "canvasKitForceCpuOnly": true}``,
@@ -377,6 +398,8 @@ def with_editing_probe(page):  # type: ignore[no-untyped-def]
     page.add_init_script(flutter_config(TEST_FLUTTER_CONFIG, defaults=True))
     if os.environ.get(FLUTTER_CONFIG_VARIABLE):
         page.add_init_script(flutter_config(json.loads(os.environ[FLUTTER_CONFIG_VARIABLE])))
+    if os.environ.get(HOLD_FPS_VARIABLE):
+        page.add_init_script(HOLD_FPS.replace("MIN_MS", str(1000 / float(os.environ[HOLD_FPS_VARIABLE]))))
     _open_pages.add(page)
     log: list[str] = []
     _connection_logs[page] = log
