@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ParamSpec, TypeVar, cast
 
 import flet as ft
@@ -167,9 +168,167 @@ def scaling(screen: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(impl)
     def scaled(*args: P.args, **kwargs: P.kwargs) -> R:
         factor = text_scale(ft.use_context(LOOKS))
-        return cast(R, scale(impl(*args, **kwargs), factor))
+        built = scale(impl(*args, **kwargs), factor)
+        return cast(R, mark_drawn(built) if MARK_DRAWN else built)
 
     return scaled
+
+
+MARK_DRAWN = os.environ.get("TISCHBLOCK_TEST_DRAWN") == "1"
+"""Tests only (``tests/browser.py`` sets it for the app it starts): every text is wrapped in a semantics
+node whose identifier says what Flutter draws there (``drawn|0|size|max lines|no wrap|text``), so the layout
+check measures the drawn text in Roboto at its size against the box Flutter gave it (issue 22): a
+button's accessible name can differ from its label ("Gespritzt ×2" draws "×2"), and the browser's own
+font is not Flutter's. Off in the app: a separate node for a button's label would have a screen reader
+read the label apart from its button."""
+
+_MARKED = "_tischblock_drawn"
+_TILE_TEXTS = ("title", "subtitle", "leading", "trailing")
+_TITLE = 22.0
+"""An app bar's title without a size of its own: Material 3's titleLarge."""
+_FLEX = ("expand", "expand_loose", "col")
+"""How a text sits in its row or column: moved to its wrapper, which takes its place there."""
+
+
+def _drawn(text: ft.Text, default: float) -> ft.Control:
+    """``text`` in a semantics node that says what it draws (``MARK_DRAWN``); a text without a plain value
+    (spans only) as it is."""
+    spec = _spec(text, default)
+    if spec is None:
+        return text
+    wrapper = ft.Semantics(
+        identifier=f"drawn|{spec}",
+        visible=text.visible,
+        content=text,
+    )
+    wrapper.__dict__[_MARKED] = True
+    # kept on the text the first time: a text wrapped again (built once, shown twice) keeps its place
+    flex = text.__dict__.setdefault("_tischblock_flex", {name: getattr(text, name) for name in _FLEX})
+    for name, value in flex.items():
+        setattr(wrapper, name, value)
+        setattr(text, name, None)
+    return wrapper
+
+
+def _spec(text: ft.Text | str, default: float, less: float = 0, *, one_line: bool = False) -> str | None:
+    """What ``text`` draws, for the layout check: ``less|size|max lines|no wrap|text`` (``less``: px of its
+    box's width that are not its own)."""
+    if isinstance(text, str):
+        return f"{less:g}|{default:g}|0|0|{text}" if text else None
+    if not isinstance(text.value, str) or not text.value or text.visible is False:
+        return None
+    style_size = text.style.size if text.style is not None else None
+    size = text.size or style_size or default
+    return f"{less:g}|{size:g}|{text.max_lines or 0}|{int(bool(text.no_wrap) or one_line)}|{text.value}"
+
+
+def _across(padding: Any) -> float | None:
+    """A padding's left and right together (px); ``None`` where it is not a plain number or ``Padding``."""
+    if padding is None:
+        return 0.0
+    if isinstance(padding, (int, float)):
+        return 2.0 * padding
+    if isinstance(padding, ft.Padding):
+        return float(padding.left + padding.right)
+    return None
+
+
+_BUTTONS = (ft.Button, ft.OutlinedButton, ft.FilledButton, ft.FilledTonalButton)
+_BUTTON_PADDING = 48.0
+"""Material 3's padding of a button with a label, left and right together (a text button's is 24)."""
+
+
+def _fixed(control: Any) -> float | None:
+    """The width of a control beside a text in a row, where it has one of its own (an icon, an icon button)."""
+    if control.visible is False:
+        return 0.0
+    if isinstance(control, ft.Icon):
+        return float(control.size or 24)
+    if isinstance(control, ft.IconButton):
+        return float(control.width or THUMB)
+    return None
+
+
+def _texts_inside(control: Any, less: float, default: float) -> Iterator[str]:
+    """What each text under a node that excludes its children's semantics draws, and the room its box
+    gives it: the node's width less the paddings and fixed neighbours on the way down. A text whose room
+    this cannot tell (beside another text in a row, in a chip, a stack) is left out."""
+    if control is None or control.visible is False:
+        return
+    if isinstance(control, (ft.Text, str)):
+        spec = _spec(control, default, less)
+        if spec is not None:
+            yield spec
+    elif isinstance(control, ft.Semantics):
+        yield from _texts_inside(control.content, less, default)
+    elif isinstance(control, ft.Container):
+        padding = _across(control.padding)
+        if padding is not None and _across(control.margin) is not None:
+            yield from _texts_inside(control.content, less + padding + (_across(control.margin) or 0), default)
+    elif isinstance(control, (*_BUTTONS, ft.TextButton)):
+        style = control.style
+        padding = _across(style.padding) if style is not None and style.padding is not None else None
+        if padding is None:
+            padding = _BUTTON_PADDING / 2 if isinstance(control, ft.TextButton) else _BUTTON_PADDING
+        if control.icon is None:
+            yield from _texts_inside(control.content, less + padding, default)
+    elif isinstance(control, ft.Column):
+        for child in control.controls:
+            yield from _texts_inside(child, less, default)
+    elif isinstance(control, ft.Row) and not control.wrap:
+        shown = [c for c in control.controls if c.visible is not False]
+        texts = [c for c in shown if isinstance(c, ft.Text)]
+        others = [_fixed(c) for c in shown if not isinstance(c, ft.Text)]
+        if len(texts) == 1 and None not in others:
+            spacing = (10 if control.spacing is None else control.spacing) * (len(shown) - 1)
+            text = texts[0]
+            room = less + sum(o for o in others if o is not None) + spacing
+            # a text that does not expand in a row is laid out on one line however long (and cut at the row's end)
+            spec = _spec(text, default, room, one_line=not (text.expand or text.expand_loose))
+            if spec is not None:
+                yield spec
+
+
+def _draws_text(control: Any) -> bool:
+    """Whether ``control`` or a control under it shows a text (a button's label given as a string too)."""
+    if isinstance(control, (ft.Text, str)):
+        return True
+    if not isinstance(control, ft.BaseControl):
+        return False
+    for name in _child_fields(type(control)):
+        value = getattr(control, name, None)
+        if any(_draws_text(v) for v in (value if isinstance(value, list) else [value])):
+            return True
+    return False
+
+
+def mark_drawn(control: Any, default: float = _DEFAULT_TEXT) -> Any:
+    """Wrap every text in ``control`` (and its app bar's title) for the layout check (``MARK_DRAWN``).
+    A node that excludes its children's semantics (a button named apart from its label) says itself
+    what the texts under it draw (``drawn-in|``, separated by ``\\x1e``), each with the room it has there."""
+    if not isinstance(control, ft.BaseControl) or control.__dict__.get(_MARKED):
+        return control
+    if isinstance(control, ft.Semantics) and control.exclude_semantics:
+        control.__dict__[_MARKED] = True
+        inside = list(_texts_inside(control.content, 0.0, default))
+        # an icon button draws no text: said so, its name is not measured as if drawn
+        if control.identifier is None and (inside or not _draws_text(control.content)):
+            control.identifier = "drawn-in|" + "\x1e".join(inside)
+        return control
+    if isinstance(control, ft.View) and control.appbar is not None:
+        mark_drawn(control.appbar)
+    # a tile's title is its button's name: a node of its own would leave the tile's node without one
+    tile = isinstance(control, (ft.ListTile, ft.ExpansionTile))
+    for name in _child_fields(type(control)):
+        value = getattr(control, name, None)
+        size = _TITLE if isinstance(control, ft.AppBar) and name == "title" else default
+        if isinstance(value, ft.Text) and not (tile and name in _TILE_TEXTS):
+            setattr(control, name, _drawn(value, size))
+        elif isinstance(value, ft.BaseControl):
+            mark_drawn(value, size)
+        elif isinstance(value, list):
+            value[:] = [_drawn(v, size) if isinstance(v, ft.Text) else mark_drawn(v, size) for v in value]
+    return control
 
 
 FIELD_ERROR = ft.TextStyle(size=14)

@@ -131,18 +131,8 @@ def _status_box(state: SheetState) -> ft.Control | None:
     )
 
 
-def summary_lines(*, large_text: bool) -> int | None:
-    """How many lines a closed line's summary takes at most before it ends in "…" (``None``: as many
-    as it needs, broken at whole words). One at "Normal": the list stays compact and the whole
-    explanation is one tap away. All of it at a larger text size, where one line cut "Die Sautreiber
-    vom Unterl…" at 360 and 412 px "Sehr groß", and two still cut "… gewinnt das Spiel zu 3, 1x
-    ausgeschafft" (issue 22: no label cut at "Sehr groß")."""
-    return None if large_text else 1
-
-
-def _line(state: SheetState, line: LineView, correct: Callable[[int], Any], *, large_text: bool = False) -> list[ft.Control]:
+def _line(state: SheetState, line: LineView, correct: Callable[[int], Any]) -> list[ft.Control]:
     open_ = state.expanded == line.entry
-    most = None if open_ else summary_lines(large_text=large_text)
     tile = ft.ListTile(
         dense=True,
         min_height=52,
@@ -152,10 +142,9 @@ def _line(state: SheetState, line: LineView, correct: Callable[[int], Any], *, l
             weight=ft.FontWeight.W_600,
             style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.voided else None,
         ),
-        # ``…`` only with a limit: Flutter ends a text with ellipsis and no limit after its first line
-        subtitle=ft.Text(
-            line.summary, size=13, max_lines=most, overflow=ft.TextOverflow.ELLIPSIS if most else ft.TextOverflow.CLIP
-        ),
+        # the whole summary, wrapped at words, at every text size: one line cut "Kartlbrüder Wörgl gewinnt das
+        # Spiel zu 3, 1x ausgeschafft" at 360 and 412 px "Normal", as measured in Flutter's font (issue 22)
+        subtitle=ft.Text(line.summary, size=13),
         trailing=ft.Column(
             spacing=0,
             alignment=ft.MainAxisAlignment.CENTER,
@@ -330,7 +319,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
         panel.insert(0, status)
     lines: list[ft.Control] = []
     for line in reversed(state.lines):
-        lines.extend(_line(state, line, correct, large_text=large_text))
+        lines.extend(_line(state, line, correct))
     if not lines:
         lines.append(ft.Text("Noch kein Spiel eingetragen.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
     close_label = "Blatt abgeschlossen" if state.closed else "Abschließen und unterschreiben"

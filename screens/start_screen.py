@@ -87,7 +87,8 @@ def _card(row: SheetRow, on_open: Callable[[str], None], sync: str | None, state
                 spacing=2,
                 controls=[
                     ft.Row([ft.Text(row.title, size=17, weight=ft.FontWeight.BOLD, expand=True), state]),
-                    ft.Text(row.participants, size=15, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                    # every name whole: two lines cut four long names to "…" at 360 px "Groß" (issue 22)
+                    ft.Text(row.participants, size=15),
                     ft.Text(row.glance, size=15, weight=ft.FontWeight.W_500),
                     ft.Text(row.where, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
                     *([ft.Text(sync, size=13, weight=ft.FontWeight.W_600, color=ft.Colors.TERTIARY)] if sync else []),

@@ -167,7 +167,8 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT, script: Pat
         [sys.executable, str(script)],
         cwd=cwd,
         # Flet's own log at "info" says when a window's connection went and came back ("Session disconnected")
-        env={"FLET_LOG_LEVEL": "info", **os.environ, "TISCHBLOCK_PORT": str(port), **(env or {})},
+        # TISCHBLOCK_TEST_DRAWN: every text says what it draws, for the layout check (screens/looks.py)
+        env={"FLET_LOG_LEVEL": "info", "TISCHBLOCK_TEST_DRAWN": "1", **os.environ, "TISCHBLOCK_PORT": str(port), **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

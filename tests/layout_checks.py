@@ -11,7 +11,15 @@ Flutter draws on a canvas; its semantics tree mirrors every control as a positio
 - a one-line text (a node no taller than one line of the largest text size, or a button's label)
   whose text is wider than its box is cut off: the element wraps at spaces, so a name or word wider
   than the box ("Dieter Schwarzenberger" in a 94 px chip, "Ansage" in 60 px) overflows it. Taller
-  texts are left out: the semantics element does not wrap as Flutter does.
+  texts are left out: the semantics element does not wrap as Flutter does;
+- what Flutter draws is measured too, not only what the semantics tree names: the app the tests start
+  says of every text what it draws, at which size, on how many lines at most
+  (``screens/looks.py``, ``MARK_DRAWN``). The check measures that text in the Roboto Flutter draws
+  with (the app's own ``assets/fonts/roboto.woff2``, on a canvas) against the box Flutter gave it, or
+  the room its button leaves it: a word wider than that is broken inside ("Talonschnapse|n"), a text
+  needing more lines than it may have ends in "…" ("Bauernschnapser 12" in half a 360 px row), a text
+  reaching out of its button is cut by it. A button named apart from its label ("Bauernschnapser
+  (12)" drawing "Bauernschnapser 12", "Gespritzt ×2" drawing "×2") was out of the first check's reach.
 """
 
 from __future__ import annotations
@@ -25,7 +33,15 @@ ONE_LINE = 34
 """Height below which a text node is one line (18 px text at "Sehr groß" x 1.4 is 25 px high, two lines of
 the smallest text 12 x 1.4 are 40)."""
 
-_READ = """([EDGE, TOP, LIST]) => {
+_READ = """async ([EDGE, TOP, LIST, SLACK]) => {
+  const drawnNodes = document.querySelector('flt-semantics[flt-semantics-identifier^="drawn"]');
+  if (drawnNodes && !window.__tischblockMeasure) {  // Flutter's own Roboto, from the app's assets
+    const font = new FontFace('TischblockDrawn', `url(${new URL('assets/fonts/roboto.woff2', document.baseURI)})`);
+    await font.load();
+    document.fonts.add(font);
+    window.__tischblockMeasure = document.createElement('canvas').getContext('2d');
+  }
+  const ctx = window.__tischblockMeasure;
   const w = window.innerWidth, h = window.innerHeight;
   const out = [];
   for (const e of document.querySelectorAll('flt-semantics')) {
@@ -33,8 +49,42 @@ _READ = """([EDGE, TOP, LIST]) => {
     if (r.width === 0 || r.height === 0) continue;
     const role = e.getAttribute('role') || (e.querySelector(':scope > input, :scope > textarea') ? 'textbox' : '');
     const leaf = !e.querySelector('flt-semantics');
+    const id = e.getAttribute('flt-semantics-identifier') || '';
+    let drawn = null;
+    // what Flutter draws here (screens/looks.py, MARK_DRAWN): a text laid out in this node's box
+    // ("drawn|"), or the texts under a node that excludes its children, each in its room there ("drawn-in|")
+    if (id.startsWith('drawn|') || id.startsWith('drawn-in|')) {
+      const tappable = e.parentElement.closest(
+        'flt-semantics:is([role=button],[role=checkbox],[role=radio],[role=switch],[role=tab],[role=link])');
+      const b = id.startsWith('drawn|') && tappable ? tappable.getBoundingClientRect() : null;
+      drawn = {box: b && {x: b.x, y: b.y, w: b.width, h: b.height}, texts: []};
+      for (const spec of id.slice(id.indexOf('|') + 1).split('\\x1e').filter(Boolean)) {
+        const [less, size, maxLines, noWrap, ...rest] = spec.split('|');
+        const text = rest.join('|');
+        ctx.font = `${size}px TischblockDrawn`;
+        const width = s => ctx.measureText(s).width;
+        const room = r.width - +less + SLACK;
+        let lines = 0, word = '', wordWidth = 0, longest = 0;
+        for (const paragraph of text.split('\\n')) {
+          longest = Math.max(longest, width(paragraph));
+          let line = '';
+          lines += 1;
+          for (const piece of paragraph.split(/ +|(?<=-)/).filter(Boolean)) {  // where Flutter may break a line
+            const pieceWidth = width(piece);
+            if (pieceWidth > wordWidth) [word, wordWidth] = [piece, pieceWidth];
+            const longer = line ? `${line} ${piece}` : piece;
+            if (line && width(longer) > room) [lines, line] = [lines + 1, piece];
+            else line = longer;
+          }
+        }
+        drawn.texts.push({
+          room: r.width - +less, size: +size, maxLines: +maxLines, noWrap: noWrap === '1', text, lines, word,
+          wordWidth, longest,
+        });
+      }
+    }
     out.push({
-      role, leaf, text: (e.innerText || '').trim(), label: e.getAttribute('aria-label') || '',
+      role, leaf, text: (e.innerText || '').trim(), label: e.getAttribute('aria-label') || '', drawn,
       x: r.x, y: r.y, w: r.width, h: r.height, sw: e.scrollWidth, cw: e.clientWidth,
       inside: r.x >= -0.5 && r.y >= TOP - 0.5 && r.right <= w + 0.5 && r.bottom <= h - EDGE
         && LIST.every(t => Math.abs(r.y - t) >= 1.5),  // not starting at a list's top: maybe cut there
@@ -70,9 +120,11 @@ SLACK = 1.15
 ("Stand im Bummerl 1": 134 px for Flutter's 131; a field's message "Startnummer: bitte eine ganze Zahl
 eingeben, nicht „vier“." drawn whole in 327 px takes 375); only an overflow beyond that counts as cut off."""
 
-NAMED_LONGER = {"Gespritzt ×2", "Zurückgespritzt ×4", "Nochmal zurückgespritzt ×8", "Herzrunde ×2"}
-"""Buttons whose name says more than they draw: the Schnapsen toggles draw "×4" over "zurück" (a
-quarter of the row holds that at 360 px, not their name): their text is not checked against their box."""
+DRAWN_SLACK = 1.0
+"""How much wider than its box a text measured in Roboto may be and still be drawn whole (px): sub-pixel
+layout. Flutter's letter spacing (0.1 px a character in a button's label, 0.25 in body text) is not
+measured, so a text measured here is a little narrower than Flutter draws it: what this check calls cut is
+cut."""
 
 TAPPABLE = {"button", "checkbox", "radio", "switch", "textbox", "slider", "tab"}
 
@@ -101,7 +153,7 @@ def _look(page: Any, top: float, list_tops: tuple[float, ...] = ()) -> tuple[lis
     """The cut-off texts and overlaps on the screen as it is now, in words, and the size of each
     tappable control on it, by name; nodes reaching above ``top`` are left out, and those starting at
     one of ``list_tops`` and reaching into the list (a node the scrolling list cuts there shows only its visible part)."""
-    nodes = page.evaluate(_READ, [EDGE, top, list(list_tops)])
+    nodes = page.evaluate(_READ, [EDGE, top, list(list_tops), DRAWN_SLACK])
     found: list[str] = []
     targets = [n for n in nodes if n["role"] in TAPPABLE and n["inside"]]
     sizes: dict[str, Size] = {}
@@ -117,14 +169,42 @@ def _look(page: Any, top: float, list_tops: tuple[float, ...] = ()) -> tuple[lis
             if dx > 1 and dy > 1:
                 found.append(f"überlappen: {a['label'] or a['text']!r} und {b['label'] or b['text']!r}")
     for n in nodes:
+        if n["drawn"] is not None and n["inside"]:
+            found += _drawn_problems(n)
+            continue
         if not n["leaf"] or not n["text"] or n["label"] or "\n" in n["text"] or not n["inside"]:
             continue
-        if n["role"] not in ("", "button", "heading") or n["text"] in NAMED_LONGER:
+        if n["role"] not in ("", "button", "heading"):
             continue
         one_line = n["h"] <= ONE_LINE or (n["role"] == "button" and n["w"] > MIN_TARGET)
         if one_line and n["sw"] > n["cw"] * SLACK + 2:
             found.append(f"abgeschnitten ({n['sw']} px Text in {n['cw']} x {n['h']:.0f} px bei y={n['y']:.0f}): {n['text']!r}")
     return found, sizes
+
+
+def _drawn_problems(n: dict[str, Any]) -> list[str]:
+    """What is wrong with the texts as Flutter draws them in their boxes: measured in Roboto at its size, a
+    word wider than its room is broken inside (``Talonschnapse|n``); a text needing more lines than it may
+    have (or a second line where it may not wrap) ends in "…"; a text reaching out of its button is cut by it."""
+    d, found = n["drawn"], []
+    for t in d["texts"]:
+        room = t["room"] + DRAWN_SLACK
+        where = f"{t['size']:g} px in {t['room']:.0f} px von {n['w']:.0f} x {n['h']:.0f} px bei y={n['y']:.0f}"
+        if t["noWrap"] and t["longest"] > room:
+            found.append(f"abgeschnitten ({t['longest']:.0f} px Text auf einer Zeile, {where}): {t['text']!r}")
+        elif t["wordWidth"] > room:
+            found.append(f"im Wort gebrochen ({t['word']!r} ist {t['wordWidth']:.0f} px breit, {where}): {t['text']!r}")
+        elif t["maxLines"] and t["lines"] > t["maxLines"]:
+            found.append(f"abgeschnitten ({t['lines']} Zeilen statt {t['maxLines']}, {where}): {t['text']!r}")
+    box = d["box"]
+    if box is not None and (
+        n["x"] < box["x"] - DRAWN_SLACK
+        or n["x"] + n["w"] > box["x"] + box["w"] + DRAWN_SLACK
+        or n["y"] < box["y"] - DRAWN_SLACK
+        or n["y"] + n["h"] > box["y"] + box["h"] + DRAWN_SLACK
+    ):
+        found.append(f"ragt aus seinem Knopf ({box['w']:.0f} x {box['h']:.0f} px bei y={n['y']:.0f}): {n['text']!r}")
+    return found
 
 
 _WHERE = """() => Array.from(document.querySelectorAll('flt-semantics'), e => {

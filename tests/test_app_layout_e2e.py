@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import flet_web as ft_web
 import pytest
 
 from scoring import Participant
@@ -220,17 +221,49 @@ CHECKED = """<body style="margin:0">
 <flt-semantics role="button" aria-label="Drüber" style="position:absolute;left:60px;top:220px;width:120px;height:52px"></flt-semantics>
 <flt-semantics style="position:absolute;left:10px;top:400px;width:60px;height:20px;white-space:nowrap;overflow:hidden"
 >Dieter Schwarzenberger</flt-semantics>
+<flt-semantics role="button" style="position:absolute;left:10px;top:500px;width:166px;height:52px">
+ <flt-semantics flt-semantics-identifier="drawn|0|18|1|0|Bauernschnapser 12"
+  style="position:absolute;left:4px;top:10px;width:158px;height:24px">Bauernschnapser</flt-semantics></flt-semantics>
+<flt-semantics role="button" style="position:absolute;left:200px;top:500px;width:166px;height:52px">
+ <flt-semantics flt-semantics-identifier="drawn|0|18|1|0|Schnapser 6"
+  style="position:absolute;left:4px;top:10px;width:158px;height:24px">Schnapser</flt-semantics></flt-semantics>
+<flt-semantics flt-semantics-identifier="drawn|0|18|2|0|Talonschnapsen gewonnen"
+  style="position:absolute;left:10px;top:600px;width:100px;height:48px">Talonschnapsen</flt-semantics>
+<flt-semantics role="button" style="position:absolute;left:10px;top:700px;width:166px;height:52px">
+ <flt-semantics flt-semantics-identifier="drawn|0|16|0|0|Normales Spiel 1–3"
+  style="position:absolute;left:30px;top:10px;width:214px;height:24px">Normales</flt-semantics></flt-semantics>
+<flt-semantics role="button" aria-label="Kontrabauernschnapser (24)" style="position:absolute;left:200px;top:700px;width:166px;height:60px"
+ flt-semantics-identifier="drawn-in|8|16|2|0|Kontrabauernschnapser 24&#x1e;30|18|1|0|Gang 9"></flt-semantics>
 </body>"""
+FONT = Path(ft_web.__file__).parent / "web" / "assets" / "fonts" / "roboto.woff2"
+"""The Roboto Flutter draws with, which the check measures texts in."""
+
+
+def _checked_page(route: Any) -> None:
+    """The page of wrong boxes at a made-up address, with Flutter's font beside it, as the app serves it."""
+    if route.request.url.endswith("roboto.woff2"):
+        route.fulfill(body=FONT.read_bytes(), content_type="font/woff2")
+    else:
+        route.fulfill(body=CHECKED, content_type="text/html; charset=utf-8")
 
 
 @pytest.mark.browser
 def test_the_check_finds_a_small_target_an_overlap_and_a_cut_off_name(browser: Any) -> None:
     """The check itself can fail: on a page of semantics boxes made to be wrong it names each fault."""
     page = browser.new_page(viewport={"width": 412, "height": 915})
-    page.set_content(CHECKED)
+    page.route("http://layout.check/**", _checked_page)
+    page.goto("http://layout.check/")
     found = problems(page)
     page.close()
     assert any(f.startswith("zu klein (120 x 30 px") and "'Klein'" in f for f in found), found
     assert not any("'Groß'" in f and f.startswith("zu klein") for f in found), found
     assert any(f.startswith("überlappen") and "Groß" in f and "Drüber" in f for f in found), found
     assert any(f.startswith("abgeschnitten") and "Dieter Schwarzenberger" in f for f in found), found
+    # what Flutter draws, measured in its Roboto: 165 px of "Bauernschnapser 12" on one line of 158 px
+    assert any(f.startswith("abgeschnitten (2 Zeilen statt 1") and "'Bauernschnapser 12'" in f for f in found), found
+    assert not any("Schnapser 6" in f for f in found), found  # 93 px: whole
+    assert any(f.startswith("im Wort gebrochen ('Talonschnapsen'") for f in found), found
+    assert any(f.startswith("ragt aus seinem Knopf (166 x 52 px") and "Normales" in f for f in found), found
+    # under a node named apart from its label: "Kontrabauernschnapser" (191 px) in 158 px, "Gang 9" whole in 136
+    assert any(f.startswith("im Wort gebrochen ('Kontrabauernschnapser'") and "in 158 px" in f for f in found), found
+    assert not any("Gang 9" in f for f in found), found

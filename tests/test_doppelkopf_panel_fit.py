@@ -8,7 +8,6 @@ import pytest
 from screens.doppelkopf_panel import grid_fit
 from screens.looks import SMALL, lines_of, room_of
 from screens.settings_state import TEXT_SCALE
-from screens.sheet_screen import summary_lines
 
 SURVEY = ["Dieter Schwarzenberger", "Annemarie Huber", "Bartholomäus Lechner", "Maximilian Oberhuber"]
 
@@ -31,8 +30,3 @@ def test_the_grid_is_as_narrow_as_the_names_allow() -> None:
     assert grid_fit(SURVEY, 1.4)[0] == 12
     assert grid_fit(["Anna", "Bert", "Carl", "Dora"], 1.0) == (3, False)
     assert grid_fit(["Annemarie", "Bert", "Carl", "Dora"], 1.0) == (6, False)
-
-
-def test_a_line_summary_is_whole_at_a_large_text_size() -> None:
-    assert summary_lines(large_text=True) is None  # "Die Sautreiber vom Unterl…" at 360 px "Sehr groß"
-    assert summary_lines(large_text=False) == 1  # compact at "Normal": the whole of it is one tap away
