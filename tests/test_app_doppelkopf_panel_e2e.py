@@ -5,7 +5,7 @@ at 412 x 915 and normal text: "Re" and "Kontra" tapped, the button's box ends on
 screen did not scroll to get there. Fuchs, Doko and Karlchen stay on it; the Absagen, "Einen
 zurück" and Herzstich are one tap ("Absage …") down. With that fold open, at 360 and 412 px and both
 text sizes, nothing is cut off, overlapping or too small (``layout_checks``). A name wider than the
-phone wraps inside its chip (which the layout check cannot see: the chip's text is not in the tree).
+phone wraps inside its chip. The Schmeißen's grid of names is whole at 360 and 412 px.
 
 One app process; each text size is the settings file the next window reads."""
 
@@ -30,13 +30,15 @@ from .browser import (
     wait_for_control,
     with_editing_probe,
 )
-from .layout_checks import problems
+from .layout_checks import problems, problems_down_the_screen
 
 pytestmark = pytest.mark.browser
 
 NAMES = ("Anna Huber", "Bert Krause", "Carla Nowak", "Dieter Schulz", "Emil Wagner")
 LONG = "Maximiliane Oberhuber-Kiermaier von Sankt Johann"
 """A name wider than a 360 px phone at "Sehr groß" (names may have up to 80 characters)."""
+HAUS = ("Dieter Schwarzenberger", "Annemarie Huber", "Bartholomäus Lechner", "Carla Obermaier")
+"""A house-rules evening (Schmeißen is house rules only), with names as long as the Strafe's survey."""
 
 
 @pytest.fixture(scope="module")
@@ -46,13 +48,14 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     sheet = store.new_sheet("doppelkopf-turnier", [Participant(id=f"p{i + 1}", name=n) for i, n in enumerate(NAMES)])
     names = (NAMES[0], LONG, *NAMES[2:4])  # four players: nobody sits out, every name is a "Re" chip
     long = store.new_sheet("doppelkopf-turnier", [Participant(id=f"p{i + 1}", name=n) for i, n in enumerate(names)])
+    haus = store.new_sheet("doppelkopf-haus", [Participant(id=f"p{i + 1}", name=n) for i, n in enumerate(HAUS)])
     with running_app(env={"TISCHBLOCK_DATA_DIR": str(data)}) as url:
-        yield data, f"{url}blatt/{sheet.id}", f"{url}blatt/{long.id}"
+        yield data, f"{url}blatt/{sheet.id}", f"{url}blatt/{long.id}", f"{url}blatt/{haus.id}"
 
 
-def sheet_page(browser: Any, app: Any, width: int, size: str, *, long: bool = False) -> Any:
-    data, url, long_url = app
-    url = long_url if long else url
+def sheet_page(browser: Any, app: Any, width: int, size: str, *, long: bool = False, haus: bool = False) -> Any:
+    data, url, long_url, haus_url = app
+    url = long_url if long else haus_url if haus else url
     (Path(data) / "einstellungen.json").write_text(json.dumps({"text_size": size}), encoding="utf-8")
     page = with_editing_probe(browser.new_page(viewport={"width": width, "height": 915}))
     page.goto(url)
@@ -116,13 +119,32 @@ def test_the_open_ansagen_are_not_cut_off_overlapping_or_too_small(app: Any, bro
     assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)
 
 
+@pytest.mark.parametrize(("width", "size"), [(360, "sehr-gross"), (360, "normal"), (412, "sehr-gross")])
+def test_the_schmeissen_names_every_player_whole(app: Any, browser: Any, width: int, size: str) -> None:
+    """Issue 22: the Schmeißen (house rules), which no walk reached: its "Wer?" grid of names, measured as
+    Flutter draws them, has no name cut or broken inside a word and nothing overlapping or too small."""
+    page = sheet_page(browser, app, width, size, haus=True)
+    taps = Taps(page)
+    taps.tap("button", "Strafe, Schmeißen, Geber …")
+    taps.tap("button", "Eintrag: Schmeißen")
+    wait_for_control(page, "button", f"Schmeißt: {HAUS[0]}")
+    still_frame(page)
+    wrong = problems_down_the_screen(page)
+    if width == 360 and size == "sehr-gross":
+        screenshot(page, "doppelkopf-schmeissen-360-sehr-gross.png")
+    page.close()
+    assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)
+
+
 def test_a_name_wider_than_the_phone_wraps_inside_its_chip(app: Any, browser: Any) -> None:
-    """A chip's text is not in the semantics tree (the chip has its own name, "Re: …"), so the layout
-    check cannot see it cut off: a name wider than the screen must make its chip taller, not run out of it."""
+    """A name wider than the screen makes its chip taller, not run out of it: the chip has its own name
+    ("Re: …"), and the layout check measures the text it draws (``layout_checks``)."""
     page = sheet_page(browser, app, 360, "sehr-gross", long=True)
     short, wide = box(page, f"Re: {NAMES[0]}"), box(page, f"Re: {LONG}")
     screenshot(page, "doppelkopf-langer-name-360-sehr-gross.png")
     assert wide["x"] >= 0 and wide["x"] + wide["width"] <= 360, wide
     assert short["height"] >= 52, short
     assert wide["height"] >= short["height"] + 30, (wide, short)  # a second line (34 px at "Sehr groß"), whole
+    wrong = problems(page)
     page.close()
+    assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)

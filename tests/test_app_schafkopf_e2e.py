@@ -37,7 +37,7 @@ from .browser import (
     wait_for_text,
     wait_gone,
 )
-from .walks import App, house_rules, new_sheet_at, numbers_on_top, sheet_of
+from .walks import App, house_rules, new_sheet_at, numbers_on_top, sheet_of, walk_sizes
 
 pytestmark = pytest.mark.browser
 
@@ -328,14 +328,15 @@ def widened(steps: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(role, re.sub("|".join(WIDE), lambda m: WIDE[m.group(0)], name)) for role, name in steps]
 
 
-def test_a_serie_of_32_games_at_360_px_and_sehr_gross(browser, app: App) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(("width", "size"), walk_sizes([(360, "sehr-gross")]))
+def test_a_serie_of_32_games(browser, app: App, width: int, size: str) -> None:  # type: ignore[no-untyped-def]
     """Issue 22: a whole Serie of 32 games as a new user walks it on a narrow phone at the largest text
-    size. Every panel state it passes (each game type, the Farbe, Tout, the Spritze and "unberechtigt",
+    size (in the suite; at every width and size with ``TISCHBLOCK_WALK_SIZES=all``). Every panel state it passes (each game type, the Farbe, Tout, the Spritze and "unberechtigt",
     the rare details with a misplay, a refusal, the Streichung, the correction, the close) has nothing
     cut off, overlapping or under 48 px; during play and at the end the numbers on top are the ones
     that count, with their names. Games 9 to 32 are Rufspiele around the table, four taps each."""
     keeper = WIDE["Carla Huber"]
-    with new_sheet_at(browser, app, 360, "sehr-gross", "Schafkopf (Turnier)") as (page, look, taps):
+    with new_sheet_at(browser, app, width, size, "Schafkopf (Turnier)") as (page, look, taps):
         for i, name in enumerate(WIDE_PLAYERS, start=1):
             typed(taps, f"Spieler {i} (Platz {i}): Name", name)
             typed(taps, f"Spieler {i} (Platz {i}): Startnr.", str(40 + i))
@@ -369,7 +370,7 @@ def test_a_serie_of_32_games_at_360_px_and_sehr_gross(browser, app: App) -> None
                 tap(taps, B, "Weniger")
             look(f"{number}. Spiel: fertig")
             if number == 4:  # the panel open mid-game: a Solo with its Spritze
-                screenshot(page, "schafkopf-spritze-360-sehr-gross.png")
+                screenshot(page, f"schafkopf-spritze-{width}-{size}.png")
             tap(taps, B, "Eintragen")
             wait_for_line(page, f"{number}. Spiel eingetragen", 10_000)
             assert sheet_of(app.data_dir, WIDE_PLAYERS).entries[-1].data == data
@@ -410,7 +411,7 @@ def test_a_serie_of_32_games_at_360_px_and_sehr_gross(browser, app: App) -> None
         wait_for_text(page, f"Serie abgeschlossen, unterschrieben von {keeper}", 10_000)
         wait_gone(page, "textbox", "Unterschrift (Name)")  # not a look at the close form and the sheet at once
         look("Ergebnis", scrolls=True)  # the whole sheet under the result: longer than the screen
-        screenshot(page, "schafkopf-ergebnis-360-sehr-gross.png")
+        screenshot(page, f"schafkopf-ergebnis-{width}-{size}.png")
         sheet = sheet_of(app.data_dir, WIDE_PLAYERS)
         assert sheet.entries[-1].kind == "close" and sheet.entries[-1].data["signed_by"] == keeper
         assert len([e for e in sheet.entries if e.kind == "game"]) == 33  # 32 and the one taken back

@@ -37,7 +37,7 @@ from .browser import (
     wait_until,
 )
 from .layout_checks import settled
-from .walks import App, Looks, house_rules, new_sheet_at, numbers_on_top, sheet_of, switch_on
+from .walks import App, Looks, house_rules, new_sheet_at, numbers_on_top, sheet_of, switch_on, walk_sizes
 
 pytestmark = pytest.mark.browser
 
@@ -411,18 +411,18 @@ SMALL = ("Maximilian Oberhuber", "Gerti Stadler", "Hansjörg Pichler")
 """The Talonschnapsen players of the walk at 360 px and "Sehr groß", with long names."""
 
 
-NARROW = ["sehr-gross", "normal"]
-"""The text sizes of the walks on a narrow phone (360 px): the largest, and "Normal", where a quarter
-and a half of the row are narrowest for 18 px labels ("Bauernschnapser 12" and the title
+NARROW = walk_sizes([(360, "sehr-gross"), (360, "normal")])
+"""The phone widths and text sizes of the walks (``walk_sizes``): in the suite the narrow phone (360 px)
+at the largest, and "Normal", where a quarter and a half of the row are narrowest for 18 px labels ("Bauernschnapser 12" and the title
 "Talonschnapsen" were cut there, not at "Sehr groß", where those labels take the row)."""
 
 
-@pytest.mark.parametrize("size", NARROW)
-def test_a_talonschnapsen_bummerl_at_360_px(app: App, browser: Any, size: str) -> None:
+@pytest.mark.parametrize(("width", "size"), NARROW)
+def test_a_talonschnapsen_bummerl_on_a_phone(app: App, browser: Any, width: int, size: str) -> None:
     """Issue 22: the same Bummerl as a new user walks it on a narrow phone at the largest text size and
     at "Normal"; every panel state it passes (each game, its announcer, its Spritze) has nothing cut
     off, overlapping or under 48 px, and at the end the numbers on top are the ones that count, named."""
-    with new_sheet_at(browser, app, 360, size, "Talonschnapsen") as (page, look, taps):
+    with new_sheet_at(browser, app, width, size, "Talonschnapsen") as (page, look, taps):
         for seat, name in enumerate(SMALL, start=1):
             taps.type(f"Spieler {seat} (Platz {seat}): Name", name)
         bummerl = "Bummerl pro Blatt (Turnier); 0: ohne Ende"
@@ -457,7 +457,7 @@ def test_a_talonschnapsen_bummerl_at_360_px(app: App, browser: Any, size: str) -
             "Bummerl 1: 3:18:24; verloren: Maximilian Oberhuber Bummerl (1)",
             scrolls=size != "normal",
         )
-        screenshot(page, f"talonschnapsen-ergebnis-360-{size}.png")
+        screenshot(page, f"talonschnapsen-ergebnis-{width}-{size}.png")
         ruleset = find_ruleset("talonschnapsen")
         headline = ruleset.headline(sheet, ruleset.score(sheet))
         assert dict(headline.main.values) == {"Maximilian Oberhuber": "1", "Gerti Stadler": "0", "Hansjörg Pichler": "0"}
@@ -475,13 +475,13 @@ SEEN = {
 """The games of ``EVENING`` whose every panel state the walk at 360 px looks at: one of each kind."""
 
 
-@pytest.mark.parametrize("size", NARROW)
-def test_a_bauernschnapsen_evening_at_360_px(app: App, browser: Any, size: str) -> None:
+@pytest.mark.parametrize(("width", "size"), NARROW)
+def test_a_bauernschnapsen_evening_on_a_phone(app: App, browser: Any, width: int, size: str) -> None:
     """Issue 22: the evening of two Bummerl as a new user walks it on a narrow phone at the largest text
     size and at "Normal": every panel state it passes (each kind of game, its announcer, the Herzrunde and the Spritze,
     a refusal, the Streichung, a correction and its refusal, the close) has nothing cut off, overlapping
     or under 48 px; during play and at the end the numbers on top are the ones that count, named."""
-    with new_sheet_at(browser, app, 360, size, "Bauernschnapsen") as (page, look, taps):
+    with new_sheet_at(browser, app, width, size, "Bauernschnapsen") as (page, look, taps):
         for number, team in enumerate(EVENING_TEAMS, start=1):
             taps.type(f"Mannschaft {number}: Name", team)
             for seat, member in enumerate(MEMBERS[(A, B)[number - 1]], start=1):
@@ -500,7 +500,7 @@ def test_a_bauernschnapsen_evening_at_360_px(app: App, browser: Any, size: str) 
                 if number in SEEN:
                     look(f"{number}. Spiel ({SEEN[number]}): {name}")
             if number == 8:  # the panel open mid-game: a Gang, its announcer, gespritzt
-                screenshot(page, f"bauernschnapsen-gang-360-{size}.png")
+                screenshot(page, f"bauernschnapsen-gang-{width}-{size}.png")
             tap(taps, page, "Eintragen")
             settle(page, f"{number}. Spiel eingetragen", line=True)
             if number == 3:
@@ -532,4 +532,4 @@ def test_a_bauernschnapsen_evening_at_360_px(app: App, browser: Any, size: str) 
 
         result = "Bummerl verloren: Die Innviertler Kartenrunde 2, Schnapsbrüder vom Hausruck 1"
         sign_looking(page, look, app, EVENING_TEAMS, "Resi Gruber", result)
-        screenshot(page, f"bauernschnapsen-ergebnis-360-{size}.png")
+        screenshot(page, f"bauernschnapsen-ergebnis-{width}-{size}.png")

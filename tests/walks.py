@@ -4,6 +4,7 @@ text size, what the layout check found at each state a walk passes, and the numb
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -26,6 +27,16 @@ from .browser import (
     with_editing_probe,
 )
 from .layout_checks import problems_down_the_screen
+
+EVERY_SIZE = [(360, "normal"), (360, "sehr-gross"), (412, "normal"), (412, "sehr-gross")]
+"""Each phone width at the smallest and the largest text size: where a walk can trip (issue 22)."""
+
+
+def walk_sizes(suite: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The (width, text size) pairs a walk of a whole sheet runs at: ``suite`` in the test suite (each walk
+    takes one to two minutes a size), every pair of ``EVERY_SIZE`` with ``TISCHBLOCK_WALK_SIZES=all``
+    (the walk of issue 22's "Done when", README)."""
+    return EVERY_SIZE if os.environ.get("TISCHBLOCK_WALK_SIZES") == "all" else suite
 
 
 class App:
