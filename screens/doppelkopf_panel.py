@@ -27,7 +27,7 @@ from .doppelkopf_draft import (
     DoppelkopfDraft,
 )
 from .drafts import DraftIncomplete, Submit, family
-from .looks import LOOKS, choice_fit, entered, growing, text_scale
+from .looks import LOOKS, Fit, choice_fit, entered, growing, text_scale
 
 TOUCH = 52
 """Height of a chip: above the 48 px a thumb needs at a loud table."""
@@ -38,9 +38,6 @@ SIDE = 80
 COLUMNS: dict[int, ft.ResponsiveNumber] = {3: {"xs": 3}, 6: {"xs": 6, "md": 3}, 12: {"xs": 12, "md": 6}}
 """A phone row's share (twelfths, ``choice_fit``) as a responsive column; on a tablet (from 768 px)
 half of it, which is still wider than the share on the narrowest phone."""
-Fit = tuple[int, bool]
-"""Where a chip of a grid goes (``choice_fit``): its share of the row in twelfths, and whether its text
-takes two lines of the smaller font."""
 SONDER_SHORT = {"fuchs": "Fuchs", "doppelkopf": "Doko", "karlchen": "Karlchen", "herzstich": "Herz"}
 """What a Sonderpunkt chip shows, short so that a side's chips fit one phone row."""
 

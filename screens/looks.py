@@ -452,6 +452,23 @@ def room_of(share: int, scale: float, *, size: int = 18, tick: bool = True) -> f
     return ((ROW_CHARS + 2 * EDGE) * share / 12 - EDGE) * 18 / size / scale - (TICK if tick else 0)
 
 
+Fit = tuple[int, bool]
+"""Where a choice goes (``choice_fit``): its share of a phone's row in twelfths, and whether its label
+takes two lines of the smaller font."""
+
+
+def rows_alike(fits: Sequence[Fit]) -> list[Fit]:
+    """``fits`` as they fill rows of twelve twelfths, one after the other, with every choice of a row on
+    two lines when one of them needs two: a row of one tall and one short button looked broken
+    ("Schnapser 6" beside "Gang 9" at "Sehr groß")."""
+    rows: list[list[Fit]] = [[]]
+    for fit in fits:
+        if sum(share for share, _ in rows[-1]) + fit[0] > 12:
+            rows.append([])
+        rows[-1].append(fit)
+    return [(share, any(tall for _, tall in row)) for row in rows for share, _ in row]
+
+
 def choice_fit(
     texts: Sequence[str], scale: float, shares: Sequence[int] = (6, 12), *, size: int = 18, tick: bool = True
 ) -> tuple[int, bool]:

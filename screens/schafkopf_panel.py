@@ -17,7 +17,7 @@ import flet as ft
 from scoring.schafkopf import FARBNAME
 
 from .drafts import DraftIncomplete, Submit, family
-from .looks import LOOKS, LOST, SMALL, WON, choice_fit, entered, error_box, text_scale, thumb
+from .looks import LOOKS, LOST, SMALL, WON, Fit, choice_fit, entered, error_box, rows_alike, text_scale, thumb
 from .schafkopf_draft import (
     FEHLER_ARTEN,
     FEHLER_FAELLE,
@@ -36,11 +36,6 @@ CHOICE = 52
 """Height of every other choice (at least 48 px)."""
 
 
-Fit = tuple[int, bool]
-"""Where a choice goes (``_fit``): its share of a phone's row in twelfths, and whether its label takes
-two lines of the smaller font."""
-
-
 def _fit(texts: list[str], scale: float, *, size: int = 17, shares: tuple[int, ...] = (6, 12), tick: bool = True) -> Fit:
     """``screens.looks.choice_fit`` at this panel's 17 px (a game type, a Farbe and a level 16 px, shown
     chosen by their fill alone: ``tick=False``)."""
@@ -57,13 +52,12 @@ def _paired(texts: list[str], scale: float) -> list[Fit]:
     i = 0
     while i < len(texts):
         if fits[i][0] == 6 and i + 1 < len(texts) and fits[i + 1][0] == 6:
-            tall = fits[i][1] or fits[i + 1][1]
-            out += [(6, tall), (6, tall)]
+            out += fits[i : i + 2]
             i += 2
         else:
             out.append(_fit([texts[i]], scale, shares=(12,)) if fits[i][0] == 6 else fits[i])
             i += 1
-    return out
+    return rows_alike(out)
 
 
 def _choice(

@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from .drafts import Submit, family
-from .looks import LOOKS, choice_fit, growing, text_scale
+from .looks import LOOKS, Fit, choice_fit, growing, rows_alike, text_scale
 from .schnapsen_draft import NORMAL, Option, SchnapsenDraft
 
 HEIGHT = 50
@@ -24,8 +24,6 @@ THREE: ft.ResponsiveNumber = {"xs": 4, "md": 3}
 WHOLE: ft.ResponsiveNumber = {"xs": 12, "sm": 6, "md": 3}
 COLUMNS: dict[int, ft.ResponsiveNumber] = {3: {"xs": 3}, 4: THREE, 6: TWO, 12: WHOLE}
 """A phone row's share (twelfths, ``choice_fit``) as a responsive column: narrower on a tablet."""
-Fit = tuple[int, bool]
-"""Where a choice goes (``choice_fit``): its share of the row in twelfths, and whether its label takes two lines."""
 
 
 def _choice(option: Option, chosen: bool, on_tap: Callable[[Any], None], *, fit: Fit) -> ft.Control:
@@ -100,14 +98,8 @@ def _packed(choices: list[tuple[Option, Fit]]) -> list[tuple[Option, Fit]]:
 
 
 def _rows_alike(choices: list[tuple[Option, Fit]]) -> list[tuple[Option, Fit]]:
-    """Choices sharing a row all in the two-line font and height when one of them needs it: a row of
-    one tall and one short button looked broken ("Schnapser 6" beside "Gang 9" at "Sehr groß")."""
-    rows: list[list[tuple[Option, Fit]]] = [[]]
-    for choice in choices:
-        if sum(share for _, (share, _) in rows[-1]) + choice[1][0] > 12:
-            rows.append([])
-        rows[-1].append(choice)
-    return [(o, (share, any(tall for _, (_, tall) in row))) for row in rows for o, (share, _) in row]
+    """Choices sharing a row alike in height (``rows_alike``)."""
+    return [(o, fit) for (o, _), fit in zip(choices, rows_alike([fit for _, fit in choices]), strict=True)]
 
 
 def _together(options: list[Option], scale: float, shares: tuple[int, ...] = (6, 12)) -> list[tuple[Option, Fit]]:

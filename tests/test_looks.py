@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring import Participant, find_ruleset
-from screens.looks import SMALL, choice_fit, lines_of, room_of
+from screens.looks import SMALL, choice_fit, lines_of, room_of, rows_alike
 from screens.schnapsen_draft import SchnapsenDraft
 from screens.settings_state import TEXT_SCALE
 
@@ -83,3 +83,15 @@ def test_what_fits_a_share_fits_the_wider_ones(texts: list[str], scale: float) -
     room = room_of(share, scale)
     if not two:
         assert all(len(t) <= room for t in texts)
+
+
+def test_choices_sharing_a_row_take_as_many_lines() -> None:
+    assert rows_alike([(6, False), (6, True), (12, False), (6, False)]) == [(6, True), (6, True), (12, False), (6, False)]
+    assert rows_alike([(4, False), (4, False), (4, True), (4, False)]) == [(4, True)] * 3 + [(4, False)]
+
+
+@given(st.lists(st.tuples(st.sampled_from([3, 4, 6, 12]), st.booleans()), max_size=12))
+def test_rows_alike_keeps_every_share_and_only_adds_lines(fits: list[tuple[int, bool]]) -> None:
+    alike = rows_alike(fits)
+    assert [share for share, _ in alike] == [share for share, _ in fits]
+    assert all(tall or not was for (_, tall), (_, was) in zip(alike, fits, strict=True))
