@@ -103,9 +103,15 @@ def _rows_alike(choices: list[tuple[Option, Fit]]) -> list[tuple[Option, Fit]]:
 
 
 def _together(options: list[Option], scale: float, shares: tuple[int, ...] = (6, 12)) -> list[tuple[Option, Fit]]:
-    """Choices side by side in one layout (won or lost, the Augen classes): the narrowest share holding every label."""
-    fit = choice_fit([o.short for o in options], scale, shares)
-    return [(o, fit) for o in options]
+    """Choices side by side in one layout (won or lost, the Augen classes): the narrowest share holding every
+    label; the choices of a last row that is not full share its width, rather than leave a gap beside them
+    ("ohne Stich: 3" alone in half the row under the other two Augen classes at "Sehr groß")."""
+    share, two = choice_fit([o.short for o in options], scale, shares)
+    fits = [(share, two)] * len(options)
+    lone = len(options) % (12 // share)
+    if lone:
+        fits[-lone:] = [(12 // lone, two)] * lone
+    return list(zip(options, fits, strict=True))
 
 
 def _heading(text: str) -> ft.Control:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from scoring import Participant, find_ruleset
 from screens.looks import SMALL, choice_fit, lines_of, room_of, rows_alike
 from screens.schnapsen_draft import SchnapsenDraft
+from screens.schnapsen_panel import _together
 from screens.settings_state import TEXT_SCALE
 
 
@@ -95,3 +96,10 @@ def test_rows_alike_keeps_every_share_and_only_adds_lines(fits: list[tuple[int, 
     alike = rows_alike(fits)
     assert [share for share, _ in alike] == [share for share, _ in fits]
     assert all(tall or not was for (_, tall), (_, was) in zip(alike, fits, strict=True))
+
+
+@pytest.mark.parametrize(("size", "shares"), [("normal", [4, 4, 4]), ("sehr-gross", [6, 6, 12])])
+def test_a_last_row_of_augen_classes_leaves_no_gap(size: str, shares: list[int]) -> None:
+    """At "Sehr groß" two Augen classes fill a row and "ohne Stich: 3" takes the next whole, not its half."""
+    fits = _together(_draft("bauernschnapsen").augen_options(), TEXT_SCALE[size], (4, 6, 12))  # type: ignore[index]
+    assert [share for _, (share, _) in fits] == shares
