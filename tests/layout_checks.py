@@ -20,6 +20,9 @@ Flutter draws on a canvas; its semantics tree mirrors every control as a positio
   needing more lines than it may have ends in "…" ("Bauernschnapser 12" in half a 360 px row), a text
   reaching out of its button is cut by it. A button named apart from its label ("Bauernschnapser
   (12)" drawing "Bauernschnapser 12", "Gespritzt ×2" drawing "×2") was out of the first check's reach.
+  Not measured this way (left to the name check above): the titles of list and expansion tiles (a node
+  of their own took the tile's name), labels Flutter draws from a string in its own widget (radios,
+  switches, fields), chips under a node named apart, and two texts side by side under such a node.
 """
 
 from __future__ import annotations
