@@ -12,6 +12,7 @@ One app process; each text size is the settings file the next window reads."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,17 @@ def sheet_page(browser: Any, app: Any, width: int, size: str, *, long: bool = Fa
     return page
 
 
+def nothing_wrong(page: Any, check: Callable[[Any], list[str]], shot: str | None) -> None:
+    """What ``check`` finds on the screen once it stands still (photographed as ``shot``); the page closed
+    either way, the test failing on each problem, in words."""
+    still_frame(page)
+    wrong = check(page)
+    if shot is not None:
+        screenshot(page, shot)
+    page.close()
+    assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)
+
+
 def box(page: Any, name: str) -> dict[str, float]:
     found = page.get_by_role("button", name=name, exact=True).first.bounding_box()
     assert found is not None, f"{name!r} is not on the page"
@@ -111,12 +123,7 @@ def test_the_open_ansagen_are_not_cut_off_overlapping_or_too_small(app: Any, bro
     # A screen reader says which chips are chosen: Flutter's web client marks them aria-current.
     chosen = {n: page.get_by_role("button", name=n, exact=True).first.get_attribute("aria-current") for n in ("Re", "Kontra")}
     assert chosen == {"Re": "true", "Kontra": "true"}, chosen
-    still_frame(page)
-    wrong = problems(page)
-    if width == 360 and size == "sehr-gross":
-        screenshot(page, "doppelkopf-absagen-360-sehr-gross.png")
-    page.close()
-    assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)
+    nothing_wrong(page, problems, "doppelkopf-absagen-360-sehr-gross.png" if (width, size) == (360, "sehr-gross") else None)
 
 
 @pytest.mark.parametrize(("width", "size"), [(360, "sehr-gross"), (360, "normal"), (412, "sehr-gross")])
@@ -128,12 +135,8 @@ def test_the_schmeissen_names_every_player_whole(app: Any, browser: Any, width: 
     taps.tap("button", "Strafe, Schmeißen, Geber …")
     taps.tap("button", "Eintrag: Schmeißen")
     wait_for_control(page, "button", f"Schmeißt: {HAUS[0]}")
-    still_frame(page)
-    wrong = problems_down_the_screen(page)
-    if width == 360 and size == "sehr-gross":
-        screenshot(page, "doppelkopf-schmeissen-360-sehr-gross.png")
-    page.close()
-    assert not wrong, json.dumps(wrong, ensure_ascii=False, indent=1)
+    shot = "doppelkopf-schmeissen-360-sehr-gross.png" if (width, size) == (360, "sehr-gross") else None
+    nothing_wrong(page, problems_down_the_screen, shot)
 
 
 def test_a_name_wider_than_the_phone_wraps_inside_its_chip(app: Any, browser: Any) -> None:
