@@ -1,7 +1,8 @@
 """What one screen action of the browser tests costs Chromium, plainly and in the variants tried (issue 24).
 
-    python bench/browser.py [--variant fps=10] [--variant touch] [--variant arg=--in-process-gpu]
-        [--variant renderer=canvaskit] [--variant cpu-only] [--variant threads] [--rounds 1]
+    python bench/browser.py [--variant warp=1] [--variant fps=10] [--variant touch] [--variant arg=--in-process-gpu]
+        [--variant renderer=canvaskit] [--variant cpu-only] [--variant threads] [--rounds 1] [--per-action]
+    python bench/browser.py --loads 5
 
 Each run starts the real app (``main.py``) on a fresh data directory and a fresh Debian Chromium with
 the browser tests' flags (``tests/browser.py``), and does what a test does at a phone's size: "Neues
@@ -14,6 +15,8 @@ The plain run is the baseline and runs in the same invocation as the variants, i
 times; the figures are each variant's Chromium CPU for the same actions as a ratio of the baseline's
 (the machine's other work moves both). Variants:
 
+- ``warp=F``: Flutter's animations F times as fast as the clock (``TIME_WARP`` in ``tests/browser.py``;
+  the tests run at ``TIME_WARP_FACTOR``, 100; ``warp=1``: at the clock's pace, as before 28 Nov).
 - ``fps=N``: ``requestAnimationFrame`` held to N frames a second (an init script): is it the frames?
 - ``touch``: taps as touches instead of mouse clicks.
 - ``arg=FLAG``: one more Chromium flag (``--in-process-gpu``, ``--enable-features=SkiaGraphite``, ...).
@@ -28,6 +31,10 @@ times; the figures are each variant's Chromium CPU for the same actions as a rat
   cross-origin isolated), instead of on the page's main thread as the tests run it
   (``forceSingleThreadedSkwasm``, ``tests/browser.py: TEST_FLUTTER_CONFIG``).
 
+``--loads N`` measures instead what a page's start costs Chromium, N starts one after the other, in
+Playwright's own contexts (off the record) and in one profile on disk, as the tests' ``PhoneBrowser``
+opens them: the profile keeps Flutter's compiled WebAssembly in its code cache.
+
 This is a measurement, not a test.
 """
 
@@ -40,6 +47,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +60,7 @@ from tests.browser import (  # noqa: E402
     CHROMIUM_ARGS,
     HOLD_FPS,
     PHONE,
+    TIME_WARP_FACTOR,
     Taps,
     enable_semantics,
     flutter_config,
@@ -138,7 +147,7 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
             if kind == "threads":
                 context.add_init_script(flutter_config({"forceSingleThreadedSkwasm": False}))
             context.add_init_script(COUNT_FRAMES)
-            page = with_editing_probe(context.new_page())
+            page = with_editing_probe(context.new_page(), warp=float(value) if kind == "warp" else TIME_WARP_FACTOR)
             page.goto(url)
             enable_semantics(page)
             wait_for_text(page, "Noch kein Blatt", 30_000)
@@ -185,6 +194,39 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
     return rows
 
 
+def page_starts(count: int) -> dict[str, list[float]]:
+    """Chromium's CPU for ``count`` starts of the app's page one after the other, each in a new page as
+    the tests open them: in Playwright's own contexts (off the record: ``Browser.new_page``) and in one
+    profile kept on disk (``PhoneBrowser``), each in a fresh Chromium. A start counts until the start
+    screen is shown and three seconds after (WebAssembly's optimizing compiler runs on after it)."""
+    from tests.browser import persistent_chromium
+
+    data = tempfile.mkdtemp(prefix="tischblock-bench-browser-")
+    found: dict[str, list[float]] = {}
+    with running_app(env={"TISCHBLOCK_DATA_DIR": data}) as url, sync_playwright() as playwright:
+        for way in ("off the record", "profile"):
+            before = set(_chromium_processes())
+            with tempfile.TemporaryDirectory(prefix="tischblock-bench-profile-") as profile, ExitStack() as stack:
+                if way == "profile":
+                    opener = stack.enter_context(persistent_chromium(playwright, profile))
+                else:
+                    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                    stack.callback(browser.close)
+                    opener = browser
+                root = next(pid for pid, (_, top) in _chromium_processes().items() if top and pid not in before)
+                for _ in range(count):
+                    cpu = _cpu_seconds(root)
+                    page = with_editing_probe(opener.new_page())
+                    page.set_viewport_size(PHONE)
+                    page.goto(url)
+                    enable_semantics(page)
+                    wait_for_text(page, "Noch kein Blatt", 30_000)
+                    time.sleep(3)
+                    found.setdefault(way, []).append(_cpu_seconds(root) - cpu)
+                    page.close()
+    return found
+
+
 class _Touching:
     """A page whose locators tap (touch) where the tests click."""
 
@@ -222,13 +264,26 @@ def main() -> None:
         default=[],
         help="fps=N, touch, arg=FLAG, drop=FLAG, renderer=NAME, cpu-only, threads or dsf=X (repeatable)",
     )
+    parser.add_argument("--per-action", action="store_true", help="each variant's actions in round 1, not only the plain run's")
     parser.add_argument("--rounds", type=int, default=1, help="baseline and variants this many times, in turn")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds after each action that still count for it")
     parser.add_argument("--actions", type=int, default=10, help="only the first N of the 10 actions")
+    parser.add_argument("--loads", type=int, default=0, help="instead: N page starts off the record and in a profile")
     args = parser.parse_args()
+    if args.loads:
+        print(f"load average at the start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+        starts = page_starts(args.loads)
+        for way, values in starts.items():
+            print(
+                f"  {way:16s} "
+                + " ".join(f"{v:5.2f}" for v in values)
+                + f"  s; median after the first {statistics.median(values[1:] or values):5.2f} s"
+            )
+        print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+        return
     for variant in args.variant:
         kind = variant.partition("=")[0]
-        if kind not in ("fps", "touch", "arg", "drop", "renderer", "cpu-only", "dsf", "threads"):
+        if kind not in ("warp", "fps", "touch", "arg", "drop", "renderer", "cpu-only", "dsf", "threads"):
             parser.error(f"unknown variant {variant!r}")
     print(f"load average at the start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
     totals: dict[str, list[float]] = {"plain": []}
@@ -238,8 +293,8 @@ def main() -> None:
         for variant in totals:
             rows = run_once("" if variant == "plain" else variant, args.settle, args.actions)
             totals[variant].append(sum(cpu for *_, cpu in rows))
-            if variant == "plain" and round_no == 1:
-                print("plain (the tests' flags), per action:")
+            if round_no == 1 and (variant == "plain" or args.per_action):
+                print(f"{variant} (the tests' flags), per action:")
                 for name, frames, cpu in rows:
                     print(f"  {name:34s} {frames:4d} frames  Chromium CPU {cpu:5.2f} s")
             frames = sum(f for _, f, _ in rows)

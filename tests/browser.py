@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import io
 import itertools
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -18,7 +20,7 @@ import urllib.request
 import weakref
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +96,91 @@ def watched_chromium(playwright: Any, extra_args: tuple[str, ...] = ()) -> Itera
     stacks = os.environ.get("TISCHBLOCK_TEST_RENDERER_STACKS") == "1"
     with chromium_and_watch(playwright, extra_args, stacks=stacks) as (launched, _):
         yield launched
+
+
+class PhoneBrowser:
+    """A module's browser whose phone pages (``new_page``) open in one Chromium profile kept on disk.
+
+    Chromium keeps a page's compiled WebAssembly (Flutter's 8.5 MB ``main.dart.wasm``) in a profile's
+    code cache, and Playwright's contexts (``Browser.new_page``) are off the record: each page the tests
+    opened compiled it anew, 2.5 to 3 s of Chromium's CPU, against about 0.6 s from the cache
+    (``python bench/browser.py --loads 5``); one profile serves a worker's modules one after the other. Pages stay apart as before: the app keeps nothing in the
+    browser (its files are the host's side of Flet), and each page is a session of its own. Pages with
+    options of their own and other contexts (the organizer's login, a camera) go to a plain browser,
+    launched when first asked for."""
+
+    def __init__(self, playwright: Any, extra_args: tuple[str, ...], stack: Any) -> None:
+        self._playwright, self._extra_args, self._stack = playwright, extra_args, stack
+        self._phones = stack.enter_context(persistent_chromium(playwright, stack.enter_context(_profile()), extra_args))
+        self._plain: Any = None
+
+    def new_page(self, viewport: dict[str, int] | None = None, **options: Any) -> Any:
+        """A page in the profile's context, ``viewport`` wide and high (``PHONE`` unless said)."""
+        if options:
+            return self.plain().new_page(viewport=viewport, **options)
+        page = self._phones.new_page()
+        page.set_viewport_size(viewport or PHONE)
+        return page
+
+    def new_context(self, **options: Any) -> Any:
+        return self.plain().new_context(**options)
+
+    def plain(self) -> Any:
+        """The plain browser beside the profile's, for contexts of their own."""
+        if self._plain is None:
+            self._plain = self._stack.enter_context(watched_chromium(self._playwright, self._extra_args))
+        return self._plain
+
+    @property
+    def contexts(self) -> list[Any]:
+        return [self._phones, *(self._plain.contexts if self._plain is not None else [])]
+
+
+_profiles: list[str] = []
+"""This process's Chromium profiles not in use: the next module's browser starts on the last one's code
+cache."""
+
+
+@atexit.register
+def _remove_profiles() -> None:
+    for profile in _profiles:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@contextmanager
+def _profile() -> Iterator[str]:
+    """A profile directory for one Chromium at a time, kept for the next one of this process."""
+    profile = _profiles.pop() if _profiles else tempfile.mkdtemp(prefix="tischblock-chromium-")
+    try:
+        yield profile
+    finally:
+        _profiles.append(profile)
+
+
+@contextmanager
+def phone_browser(playwright: Any, extra_args: tuple[str, ...] = ()) -> Iterator[PhoneBrowser]:
+    """A ``PhoneBrowser``, closed at the end; its profile is kept for this process's next one."""
+    with ExitStack() as stack:
+        yield PhoneBrowser(playwright, extra_args, stack)
+
+
+@contextmanager
+def persistent_chromium(playwright: Any, profile: str, extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
+    """Debian's Chromium on the profile ``profile``, watched as ``watched_chromium``: its one context."""
+    from .renderer_watch import RendererWatch
+
+    port = free_port()
+    context = playwright.chromium.launch_persistent_context(
+        profile, executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--remote-debugging-port={port}", *extra_args]
+    )
+    for page in context.pages:  # the blank page a profile opens with
+        page.close()
+    watch = RendererWatch(port, stacks=os.environ.get("TISCHBLOCK_TEST_RENDERER_STACKS") == "1")
+    try:
+        yield context
+    finally:
+        watch.stop()
+        context.close()
 
 
 @contextmanager
@@ -381,6 +468,27 @@ HOLD_FPS = """(() => {
 })();"""
 """``requestAnimationFrame`` held to one frame every MIN_MS: every callback asked for waits for the next slot."""
 
+TIME_WARP = """(() => {
+  const raf = window.requestAnimationFrame.bind(window);
+  let first = null;
+  window.requestAnimationFrame = cb => raf(ts => { if (first === null) first = ts; cb(first + (ts - first) * FACTOR); });
+})();"""
+"""``requestAnimationFrame``'s time running FACTOR times as fast as the clock: Flutter times its
+animations (a route's transition, a button's ink, a field's label floating up, a list scrolled to a
+control) by the timestamp its frame callback is given, so an animation ends in its first frame or two.
+
+The tests look at states, never at an animation on its way: what a screen shows once it is drawn is
+the same, and every wait is for a state. Flutter's timers (a text cursor's blink, a notice's time on
+the screen, a long press) run on the clock as before. At the clock's pace an action drew 20 to 75
+frames at about 30 ms of Chromium's CPU each, most of them animation: ``python bench/browser.py
+--variant warp=1`` (2026-11-28 09:03, load 1.4, two rounds) gave **1.92x** the CPU (8.87 s against 4.62 s
+for the ten actions, 283 frames against 132)."""
+
+TIME_WARP_FACTOR = float(os.environ.get("TISCHBLOCK_TEST_TIME_WARP", "100"))
+"""How many times as fast as the clock Flutter's animations run in every page the tests open
+(``TISCHBLOCK_TEST_TIME_WARP=1``: at the clock's pace). At 100 a frame 16 ms after the last is 1.6 s
+later for Flutter, longer than any of the app's animations."""
+
 HOLD_FPS_VARIABLE = "TISCHBLOCK_TEST_HOLD_FPS"
 """Frames a second to hold every page the tests open to (``HOLD_FPS``), to measure what the animation
 frames cost the real tests; unset: as many as Chromium draws."""
@@ -392,13 +500,16 @@ measure a renderer setting on the real tests: ``{"renderer": "canvaskit", "canva
 or ``{"forceSingleThreadedSkwasm": false}`` for Flet's default, skwasm with its worker."""
 
 
-def with_editing_probe(page):  # type: ignore[no-untyped-def]
+def with_editing_probe(page, *, warp: float = TIME_WARP_FACTOR):  # type: ignore[no-untyped-def]
     """``page`` with ``EDITING_PROBE`` installed for every document it loads (call before ``goto``); closed
-    with the app it shows (``close_pages_on``); its connections to the app logged (``connections``)."""
+    with the app it shows (``close_pages_on``); its connections to the app logged (``connections``); its
+    animations ``warp`` times as fast (``TIME_WARP``)."""
     page.add_init_script(EDITING_PROBE)
     page.add_init_script(flutter_config(TEST_FLUTTER_CONFIG, defaults=True))
     if os.environ.get(FLUTTER_CONFIG_VARIABLE):
         page.add_init_script(flutter_config(json.loads(os.environ[FLUTTER_CONFIG_VARIABLE])))
+    if warp != 1:
+        page.add_init_script(TIME_WARP.replace("FACTOR", repr(warp)))
     if os.environ.get(HOLD_FPS_VARIABLE):
         page.add_init_script(HOLD_FPS.replace("MIN_MS", str(1000 / float(os.environ[HOLD_FPS_VARIABLE]))))
     _open_pages.add(page)

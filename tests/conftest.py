@@ -157,11 +157,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright; one per test module."""
-    from .browser import require_chromium, watched_chromium
+    """Debian's Chromium, headless, driven by Playwright; one per test module, its phone pages in one
+    profile (``PhoneBrowser``)."""
+    from .browser import phone_browser, require_chromium
 
     require_chromium()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright, watched_chromium(playwright) as launched:
+    with sync_playwright() as playwright, phone_browser(playwright) as launched:
         yield launched
