@@ -103,8 +103,8 @@ class PhoneBrowser:
 
     Chromium keeps a page's compiled WebAssembly (Flutter's 8.5 MB ``main.dart.wasm``) in a profile's
     code cache, and Playwright's contexts (``Browser.new_page``) are off the record: each page the tests
-    opened compiled it anew, 2.5 to 3 s of Chromium's CPU, against about 0.6 s from the cache
-    (``python bench/browser.py --loads 5``); one profile serves a worker's modules one after the other. Pages stay apart as before: the app keeps nothing in the
+    opened compiled it anew, about 2 to 2.5 s of Chromium's CPU, against 0.6 to 0.8 s for a start that
+    finds the cache (about half of them did in ``python bench/browser.py --loads 8``, 28 Nov); one profile serves a worker's modules one after the other. Pages stay apart as before: the app keeps nothing in the
     browser (its files are the host's side of Flet), and each page is a session of its own. Pages with
     options of their own and other contexts (the organizer's login, a camera) go to a plain browser,
     launched when first asked for."""
