@@ -89,12 +89,15 @@ def waited(page, what: str, error: Exception) -> ScreenAssertionError:  # type: 
     return ScreenAssertionError(f"{what}: {error}\n{what_the_screen_shows(page)}")
 
 
+STACKS = os.environ.get("TISCHBLOCK_TEST_RENDERER_STACKS") == "1"
+"""Whether the renderer watch reads a hung page's stack (5 to 20 % more browser time)."""
+
+
 @contextmanager
 def watched_chromium(playwright: Any, extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
     """Debian's Chromium launched through ``playwright``, its pages watched for a renderer that stops
     answering (``tests/renderer_watch.py``); closed at the end."""
-    stacks = os.environ.get("TISCHBLOCK_TEST_RENDERER_STACKS") == "1"
-    with chromium_and_watch(playwright, extra_args, stacks=stacks) as (launched, _):
+    with chromium_and_watch(playwright, extra_args, stacks=STACKS) as (launched, _):
         yield launched
 
 
@@ -104,8 +107,10 @@ class PhoneBrowser:
     Chromium keeps a page's compiled WebAssembly (Flutter's 8.5 MB ``main.dart.wasm``) in a profile's
     code cache, and Playwright's contexts (``Browser.new_page``) are off the record: each page the tests
     opened compiled it anew, about 2 to 2.5 s of Chromium's CPU, against 0.6 to 0.8 s for a start that
-    finds the cache (about half of them did in ``python bench/browser.py --loads 8``, 28 Nov); one profile serves a worker's modules one after the other. Pages stay apart as before: the app keeps nothing in the
-    browser (its files are the host's side of Flet), and each page is a session of its own. Pages with
+    finds the cache (about half of them did in ``python bench/browser.py --loads 8``, 28 Nov). One
+    profile serves a worker's modules one after the other. Pages stay apart as before: the app keeps
+    nothing in the browser (its files are the host's side of Flet), and each page is a session of its
+    own. Pages with
     options of their own and other contexts (the organizer's login, a camera) go to a plain browser,
     launched when first asked for."""
 
@@ -167,31 +172,26 @@ def phone_browser(playwright: Any, extra_args: tuple[str, ...] = ()) -> Iterator
 @contextmanager
 def persistent_chromium(playwright: Any, profile: str, extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
     """Debian's Chromium on the profile ``profile``, watched as ``watched_chromium``: its one context."""
-    from .renderer_watch import RendererWatch
-
-    port = free_port()
-    context = playwright.chromium.launch_persistent_context(
-        profile, executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--remote-debugging-port={port}", *extra_args]
-    )
-    for page in context.pages:  # the blank page a profile opens with
-        page.close()
-    watch = RendererWatch(port, stacks=os.environ.get("TISCHBLOCK_TEST_RENDERER_STACKS") == "1")
-    try:
+    with chromium_and_watch(playwright, extra_args, profile=profile, stacks=STACKS) as (context, _):
         yield context
-    finally:
-        watch.stop()
-        context.close()
 
 
 @contextmanager
-def chromium_and_watch(playwright: Any, extra_args: tuple[str, ...] = (), **watching: Any) -> Iterator[tuple[Any, RendererWatch]]:
-    """``watched_chromium`` with its watch (``RendererWatch``'s settings as ``watching``)."""
+def chromium_and_watch(
+    playwright: Any, extra_args: tuple[str, ...] = (), *, profile: str | None = None, **watching: Any
+) -> Iterator[tuple[Any, RendererWatch]]:
+    """``watched_chromium`` with its watch (``RendererWatch``'s settings as ``watching``); with ``profile``,
+    on that profile directory, and what it yields is the profile's one context."""
     from .renderer_watch import RendererWatch
 
     port = free_port()
-    launched = playwright.chromium.launch(
-        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--remote-debugging-port={port}", *extra_args]
-    )
+    args = [*CHROMIUM_ARGS, f"--remote-debugging-port={port}", *extra_args]
+    if profile is None:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+    else:
+        launched = playwright.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=args)
+        for page in launched.pages:  # the blank page a profile opens with
+            page.close()
     watch = RendererWatch(port, **watching)
     try:
         yield launched, watch
