@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 from filelock import FileLock
@@ -468,6 +468,40 @@ HOLD_FPS = """(() => {
 })();"""
 """``requestAnimationFrame`` held to one frame every MIN_MS: every callback asked for waits for the next slot."""
 
+FAST_FRAMES = """(() => {
+  const queue = new Map(), channel = new MessageChannel();
+  let next = 1, pending = false, last = -1e9;
+  channel.port1.onmessage = () => {
+    pending = false;
+    last = performance.now();
+    const callbacks = Array.from(queue.values());
+    queue.clear();
+    callbacks.forEach(f => f(last));
+  };
+  window.requestAnimationFrame = cb => {
+    const id = next++;
+    queue.set(id, cb);
+    if (!pending) {
+      pending = true;
+      const wait = last + MIN_MS - performance.now();
+      if (wait > 0) setTimeout(() => channel.port2.postMessage(0), wait); else channel.port2.postMessage(0);
+    }
+    return id;
+  };
+  window.cancelAnimationFrame = id => { queue.delete(id); };
+})();"""
+"""``requestAnimationFrame`` answered as soon as the page is free, at most once every MIN_MS, instead of
+at the display's 60 frames a second: the callbacks asked for run together, in the order they were
+asked for, as the browser runs a frame's. Flutter draws a frame when it has something to draw, and
+what it draws is shown by the browser's next composite as before; a wait for "the next frame" (a
+control standing still, the app's answer drawn) no longer waits out the rest of a 16.7 ms frame it
+does not need. Nothing in the app animates without end (no spinner), so no page draws more frames
+for it; the animations run warped (``TIME_WARP``)."""
+
+FRAME_MS = float(os.environ.get("TISCHBLOCK_TEST_FRAME_MS") or "4")
+"""The shortest time between two frames of a page the tests open (``FAST_FRAMES``);
+``TISCHBLOCK_TEST_FRAME_MS=0``: Chromium's own frames, 60 a second."""
+
 TIME_WARP = """(() => {
   const raf = window.requestAnimationFrame.bind(window);
   let first = null;
@@ -500,14 +534,18 @@ measure a renderer setting on the real tests: ``{"renderer": "canvaskit", "canva
 or ``{"forceSingleThreadedSkwasm": false}`` for Flet's default, skwasm with its worker."""
 
 
-def with_editing_probe(page, *, warp: float = TIME_WARP_FACTOR):  # type: ignore[no-untyped-def]
+def with_editing_probe(page, *, warp: float = TIME_WARP_FACTOR, frame_ms: float = FRAME_MS):  # type: ignore[no-untyped-def]
     """``page`` with ``EDITING_PROBE`` installed for every document it loads (call before ``goto``); closed
-    with the app it shows (``close_pages_on``); its connections to the app logged (``connections``); its
-    animations ``warp`` times as fast (``TIME_WARP``)."""
+    with the app it shows (``close_pages_on``); its connections to the app logged (``connections``) and
+    its frames to and from the app counted (``TRAFFIC_PROBE``); its animations ``warp`` times as fast
+    (``TIME_WARP``); its frames drawn as soon as it is free, at most every ``frame_ms`` (``FAST_FRAMES``)."""
     page.add_init_script(EDITING_PROBE)
+    page.add_init_script(TRAFFIC_PROBE)
     page.add_init_script(flutter_config(TEST_FLUTTER_CONFIG, defaults=True))
     if os.environ.get(FLUTTER_CONFIG_VARIABLE):
         page.add_init_script(flutter_config(json.loads(os.environ[FLUTTER_CONFIG_VARIABLE])))
+    if frame_ms > 0:
+        page.add_init_script(FAST_FRAMES.replace("MIN_MS", repr(frame_ms)))
     if warp != 1:
         page.add_init_script(TIME_WARP.replace("FACTOR", repr(warp)))
     if os.environ.get(HOLD_FPS_VARIABLE):
@@ -520,15 +558,10 @@ def with_editing_probe(page, *, warp: float = TIME_WARP_FACTOR):  # type: ignore
     def note(what: str) -> None:
         log.append(f"{time.monotonic() - started:.1f} s {what}")
 
-    traffic = Traffic()
-    _traffic[page] = traffic
-
     def opened(connection) -> None:  # type: ignore[no-untyped-def]
         note(f"opened {connection.url}")
         connection.on("close", lambda _: note("closed"))
         connection.on("socketerror", lambda error: note(f"failed: {error}"))
-        connection.on("framesent", traffic.sent)
-        connection.on("framereceived", traffic.received)
 
     page.on("websocket", opened)
     # Flutter reports an exception in a frame (a build or layout that threw) on the console and goes on
@@ -541,61 +574,79 @@ def with_editing_probe(page, *, warp: float = TIME_WARP_FACTOR):  # type: ignore
 _connection_logs: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
 
 
-class Traffic:
-    """The frames between a page and the app, numbered in the order Playwright saw them.
-
-    Flet's web client sends an event (a tap) as a msgpack frame ``[3, {...}]`` and the app answers with
-    patches ``[2, {...}]``; nothing else is sent while the app is idle (no heartbeat). A tap is answered
-    when a frame comes back after the tap's event went out (``Taps.tap`` waits for that)."""
-
-    EVENT = 3
-    """Flet's ``ClientAction.CONTROL_EVENT``: a frame the page sends for a tap."""
-
-    def __init__(self) -> None:
-        self.number = 0
-        self.last_event = 0
-        self.last_received = 0
-
-    def sent(self, frame: bytes | str) -> None:
-        self.number += 1
-        if isinstance(frame, bytes) and len(frame) > 2 and frame[2] == self.EVENT:
-            self.last_event = self.number
-
-    def received(self, _frame: bytes | str) -> None:
-        self.number += 1
-        self.last_received = self.number
-
-
-_traffic: weakref.WeakKeyDictionary[Any, Traffic] = weakref.WeakKeyDictionary()
-
+TRAFFIC_PROBE = """(() => {
+    const traffic = window.__tischblockTraffic = {sockets: 0, number: 0, lastEvent: 0, lastReceived: 0};
+    const Native = window.WebSocket;
+    const send = Native.prototype.send;
+    Native.prototype.send = function (data) {
+        traffic.number++;
+        const bytes = data instanceof ArrayBuffer ? new Uint8Array(data)
+            : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+        if (bytes !== null && bytes.length > 2 && bytes[2] === EVENT) traffic.lastEvent = traffic.number;
+        return send.call(this, data);
+    };
+    window.WebSocket = class extends Native {
+        constructor(...args) {
+            super(...args);
+            traffic.sockets++;
+            this.addEventListener('message', () => { traffic.number++; traffic.lastReceived = traffic.number; });
+        }
+    };
+})();""".replace("EVENT", "3")
+"""The frames between a page and the app, numbered in the page in the order they went and came
+(``window.__tischblockTraffic``). Flet's web client sends an event (a tap) as a msgpack frame
+``[3, {...}]`` and the app answers with patches ``[2, {...}]``; nothing else is sent while the app is
+idle (no heartbeat). A tap is answered when a frame comes back after the tap's event went out
+(``wait_for_answer``). Counted in the page, not from Playwright's frame events: a wait is then one
+call to the page instead of one per frame, and no frame's bytes are copied to the test."""
 
 EVENT_FRAMES = 10
 """How many frames a tap has to send its event in: Flutter sends it from the pointer-up handler, within
 a frame; a tap that sends none in this many frames reached no control that takes taps (counted, not
 timed: a busy machine draws fewer frames a second and gets the same number)."""
 
+ANSWERED = """([since, eventFrames, limit]) => new Promise(done => {
+    const traffic = window.__tischblockTraffic;
+    if (traffic === undefined) return done("unwatched");
+    if (traffic.sockets === 0) return done("no connection");
+    if (document.visibilityState !== "visible") return done("hidden");
+    const timer = setTimeout(() => done(document.visibilityState !== "visible" ? "hidden" : "unanswered"), limit);
+    const end = answer => { clearTimeout(timer); done(answer); };
+    const drawn = () => requestAnimationFrame(() => requestAnimationFrame(() => end("answered")));
+    let frames = 0;
+    const answered = () => traffic.lastReceived >= traffic.lastEvent ? drawn() : requestAnimationFrame(answered);
+    const sent = () => {
+        if (traffic.lastEvent > since) return answered();
+        if (frames++ >= eventFrames) return end("no event");
+        requestAnimationFrame(() => requestAnimationFrame(sent));
+    };
+    sent();
+})"""
+"""Waits in the page, frame by frame, as ``wait_for_answer`` says; answers how it ended."""
+
+
+def traffic_number(page) -> int:  # type: ignore[no-untyped-def]
+    """How many frames the page and the app have exchanged so far (0 on a page without the probe)."""
+    return int(page.evaluate("() => window.__tischblockTraffic?.number ?? 0"))
+
 
 def wait_for_answer(page, what: str, since: int) -> None:  # type: ignore[no-untyped-def]
-    """After a tap (``since``: ``Traffic.number`` before it): wait until the app has answered its event and
+    """After a tap (``since``: ``traffic_number`` before it): wait until the app has answered its event and
     the answer is drawn, as a player looks before the next tap. Without it, a tap right after one that
     re-lays the panel out was aimed at where the control stood before the answer came: on a busy machine
     "Absagen …", tapped after "Kontra", landed on the Kontra chip the answer had just widened, and took
-    the Kontra back (stress round, 27 Nov). A page opened without ``with_editing_probe`` is not watched."""
-    traffic = _traffic.get(page)
-    if traffic is None:
-        return
-    for _ in range(EVENT_FRAMES):
-        if traffic.last_event > since:
-            break
-        next_frame(page)
-    else:
-        return  # no event went out: nothing for the app to answer
-    deadline = time.monotonic() + patient() / 1000
-    while traffic.last_received < traffic.last_event:
-        if time.monotonic() > deadline:
-            raise ScreenAssertionError(f"the app did not answer the tap on {what!r}. {what_the_screen_shows(page)}")
-        next_frame(page)
-    next_frame(page)
+    the Kontra back (stress round, 27 Nov). A page opened without ``with_editing_probe`` is not watched.
+
+    One call to the page (``ANSWERED``): the tap's event within ``EVENT_FRAMES`` frames (none: the tap
+    reached no control that takes taps, nothing to wait for), then a frame back from the app, then the
+    frame that draws it."""
+    answer = page.evaluate(ANSWERED, [since, EVENT_FRAMES, patient()])
+    if answer == "unanswered":
+        raise ScreenAssertionError(f"the app did not answer the tap on {what!r}. {what_the_screen_shows(page)}")
+    if answer == "hidden":
+        raise ScreenAssertionError(f"the page is in the background, it draws no frame. {what_the_screen_shows(page)}")
+    if answer == "no connection":
+        raise ScreenAssertionError(f"the page never connected to the app. {what_the_screen_shows(page)}")
 
 
 def connections(page) -> str:  # type: ignore[no-untyped-def]
@@ -676,32 +727,45 @@ EDITING_WITHIN_FRAMES = f"""([label, frames, limit]) => new Promise(done => {{
 a busy machine draws fewer frames a second and gets the same number; at most ``limit`` ms)."""
 
 
-def stand_still(page, locator, what: str, timeout: float) -> None:  # type: ignore[no-untyped-def]
+def stand_still(page, locator, what: str, timeout: float) -> Still:  # type: ignore[no-untyped-def]
     """Wait until ``locator`` is wholly on the screen and stays where it is drawn from one frame to the
     next, with nothing over it: Flutter hit-tests a tap on what it drew, so a tap at a place a redraw or
-    a scroll is still moving lands on the control beside it.
+    a scroll is still moving lands on the control beside it. Return where it stands (``Still``).
 
     A control not wholly on the screen is scrolled to with the mouse wheel, as a finger scrolls. Never
     with the browser's own scrolling (``scroll_into_view_if_needed``): that moves the page under
-    Flutter's feet, Flutter follows a frame later, and the tap lands on what was there before."""
+    Flutter's feet, Flutter follows a frame later, and the tap lands on what was there before.
+
+    Where the control is drawn is read in the page, frame by frame (``STILL``): one call to the page
+    until it stands still or has to be scrolled to, not three calls a frame."""
     deadline = time.monotonic() + timeout / 1000
-    previous = scrolled_from = None
-    overshot = False
+    scrolled_from = None
+    first, overshot = True, False
     viewport = page.viewport_size or PHONE
+    band = (APPBAR_HEIGHT, viewport["height"] - SCREEN_MARGIN)
     while True:
-        box = locator.bounding_box()
+        seen = _look_still(
+            page,
+            locator,
+            after_a_frame=not first,
+            first_box=overshot,
+            band=band,
+            scrolled_from=scrolled_from,
+            limit_s=max(0.0, deadline - time.monotonic()),
+        )
+        box, first = seen["box"], False
         if box is not None and box != scrolled_from:  # a control the wheel does not move stays where it is
-            below = box["y"] + box["height"] - (viewport["height"] - SCREEN_MARGIN)
-            above = APPBAR_HEIGHT - box["y"]
+            below = box["y"] + box["height"] - band[1]
+            above = band[0] - box["y"]
             if overshot and below < 0 and above <= 0:
                 # Wheeled past (its whole box now drawn): back until it ends at the margin, where the old
                 # 10-px steps left it. The list stays scrolled no further than needed: scrolled further, a
                 # panel that then shrank sprang the list back under the next tap (Doppelkopf's Schmeißen).
                 overshot = False
                 wheel(page, viewport, below)
-                previous, scrolled_from = None, box
+                scrolled_from = box
                 continue
-            covered = below <= 0 and above <= 0 and box == previous and not locator.evaluate(ON_TOP)
+            covered = below <= 0 and above <= 0 and seen["still"] and not seen["on_top"]
             if below > 0 or above > 0 or covered:
                 # Under a header that stays put while the list scrolls (the sheet's totals, at "Sehr groß"
                 # more than half the screen): down to the list's foot, where nothing is drawn over it.
@@ -712,24 +776,98 @@ def stand_still(page, locator, what: str, timeout: float) -> None:  # type: igno
                 else:
                     delta = -above if above > 0 else foot if abs(foot) >= 1 else -viewport["height"] / 4
                 wheel(page, viewport, delta)
-                previous, scrolled_from = None, box
+                scrolled_from = box
                 continue
-        if box is not None and box == previous and locator.evaluate(ON_TOP):
-            return
+        if box is not None and seen["still"] and seen["on_top"]:
+            return Still(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, int(seen["traffic"]))
         if time.monotonic() > deadline:
             raise ScreenAssertionError(
-                f"{what!r} did not stand still (drawn at {box}, before at {previous}, "
-                f"on top: {box is not None and locator.evaluate(ON_TOP)}). {what_the_screen_shows(page)}"
+                f"{what!r} did not stand still (drawn at {box}, still: {seen['still']}, on top: {seen['on_top']}). "
+                f"{what_the_screen_shows(page)}"
             )
-        previous = box
-        next_frame(page)
+
+
+class Still(NamedTuple):
+    """Where a control stands still (``stand_still``): its middle, and the page's ``traffic_number`` then."""
+
+    x: float
+    y: float
+    traffic: int
+
+
+STILL = """(element, [afterAFrame, frames, limit, top, bottom, scrolledFrom, firstBox]) => new Promise(done => {
+    const box = () => {
+        if (!element.isConnected) return null;
+        const r = element.getBoundingClientRect();
+        return r.width === 0 && r.height === 0 ? null : {x: r.x, y: r.y, width: r.width, height: r.height};
+    };
+    const same = (a, b) => a !== null && b !== null && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+    const onTop = () => {
+        const r = element.getBoundingClientRect();
+        const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return top !== null && (top === element || element.contains(top));
+    };
+    let seen = 0, before = null, ended = false, timer = null;
+    const end = (how, now) => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        const still = how === "still";
+        done({how, box: now, still, on_top: still && onTop(), traffic: window.__tischblockTraffic?.number ?? 0});
+    };
+    const frame = f => requestAnimationFrame(() => requestAnimationFrame(() => { seen++; f(); }));
+    const look = () => {
+        const now = box();
+        if (now !== null && !same(now, scrolledFrom) && (firstBox || now.y < top || now.y + now.height > bottom)) return end("away", now);
+        if (same(before, now)) return end("still", now);
+        if (seen >= frames) return end("moving", now);
+        before = now;
+        frame(look);
+    };
+    if (document.visibilityState !== "visible") return done({how: "hidden", box: null, still: false, on_top: false, traffic: 0});
+    timer = setTimeout(() => end(document.visibilityState !== "visible" ? "hidden" : seen ? "moving" : "stalled", box()), limit);
+    afterAFrame ? frame(look) : look();
+})"""
+"""Where ``element`` is drawn once it stands still: read, then again after each frame (two animation
+frames: the next one complete) until two reads agree (``still``, with whether a tap in its middle then
+reaches it, not a control drawn over it) or ``frames`` frames have passed; and the page's
+``traffic_number``. It ends at the first read that finds the control outside the band from ``top`` to
+``bottom`` (to be scrolled to) and not where it was before the last scroll (``scrolledFrom``), or at the
+first read at all (``firstBox``). ``afterAFrame``: the first read a frame later."""
+
+STILL_FRAMES = 30
+"""How many frames one call of ``STILL`` waits for a control to stand still before the test looks again
+(counted, not timed): the wait's deadline is checked between calls."""
+
+
+def _look_still(  # type: ignore[no-untyped-def]
+    page,
+    locator,
+    *,
+    after_a_frame: bool,
+    first_box: bool,
+    band: tuple[float, float],
+    scrolled_from: dict[str, float] | None,
+    limit_s: float,
+) -> dict[str, Any]:
+    """One call of ``STILL`` on ``locator`` (which waits for the control to be on the page first).
+
+    A page that draws no frame in ``limit_s`` (one in the background gets no animation frames at all)
+    is reported with what it shows."""
+    seen = locator.evaluate(STILL, [after_a_frame, STILL_FRAMES, max(1.0, limit_s * 1000), *band, scrolled_from, first_box])
+    if seen["how"] in ("hidden", "stalled"):
+        raise ScreenAssertionError(
+            f"the page drew no frame ({seen['how']}): a page in the background gets no animation frames, "
+            f"bring it to the front first. {what_the_screen_shows(page)}"
+        )
+    return dict(seen)
 
 
 def wheel(page, viewport: dict[str, int], delta: float) -> None:  # type: ignore[no-untyped-def]
-    """Turn the mouse wheel over the screen's list by ``delta`` px, as a finger scrolls, and wait for the frame."""
+    """Turn the mouse wheel over the screen's list by ``delta`` px, as a finger scrolls (its scroll is drawn
+    in the next frame: ``stand_still`` looks a frame later)."""
     page.mouse.move(*over_the_list(viewport))
     page.mouse.wheel(0, delta)
-    next_frame(page)
 
 
 SCREEN_MARGIN = 16
@@ -779,14 +917,6 @@ NEXT_FRAME = """limit => new Promise(done => {
 })"""
 
 
-ON_TOP = """element => {
-    const r = element.getBoundingClientRect();
-    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    return top !== null && (top === element || element.contains(top));
-}"""
-"""Whether a tap in the middle of the element reaches it (not a control drawn over it)."""
-
-
 class Taps:
     """Drives a page and counts what a player does: a tap on a control, or one value typed, counts one."""
 
@@ -794,25 +924,26 @@ class Taps:
         self.page = page
         self.count = 0
 
-    def tap(self, role: str, name: str, *, exact: bool = True, timeout: float = 15_000, answered: bool = True) -> None:
+    def tap(self, role: str, name: str, *, exact: bool = True, timeout: float = 15_000, answered: bool | None = None) -> None:
         """Tap the control with this accessible role and name: once it is there and stands still, and then,
         for a button, until the app has answered the tap (``wait_for_answer``), as a player looks before
         the next tap. ``answered=False`` for a button whose tap the app has nothing to redraw for: one the
         page handles itself (an expansion tile's header), or one whose answer is the screen as it stands
-        (sending again to a host that refused, with the refusal already shown)."""
+        (sending again to a host that refused, with the refusal already shown). ``answered=True`` for a
+        radio button, a checkbox or a switch whose tap the app answers by redrawing the screen (the text
+        size): the next tap waits for that answer, or it lands where the redraw moves another control."""
         locator = self.page.get_by_role(role, name=name, exact=exact)
         try:
             locator.first.wait_for(timeout=patient(timeout))
-            stand_still(self.page, locator.first, name, patient(timeout))
-            since = _traffic[self.page].number if self.page in _traffic else 0
-            locator.first.click(timeout=patient(timeout))
+            still = stand_still(self.page, locator.first, name, patient(timeout))
+            self.page.mouse.click(still.x, still.y)  # where it stands still, with nothing over it
         except PlaywrightError as error:
             raise waited(self.page, f"no {role} named {name!r} to tap", error) from None
         self.count += 1
-        if role == "button" and answered:
+        if answered or (answered is None and role == "button"):
             # A radio button, a checkbox or a switch shows its tap itself, and the app may have nothing to
             # redraw (a ruleset chosen on the form: no answer came); a button's tap shows only by the answer.
-            wait_for_answer(self.page, name, since)
+            wait_for_answer(self.page, name, still.traffic)
 
     def type(self, label: str, text: str, *, timeout: float = 15_000) -> None:
         """Type ``text`` into the text field labelled ``label`` (one value typed counts one)."""
@@ -928,7 +1059,7 @@ def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int =
                 stand_still(page, locator.first, str(name), patient())
                 return locator.first
             page.mouse.wheel(0, delta)
-            page.wait_for_timeout(150)
+            next_frame(page)
     raise ScreenAssertionError(f"no {role} named {name!r} on the page. {what_the_screen_shows(page)}")
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser import next_frame, over_the_list, wait_until
+from .browser import ScreenAssertionError, next_frame, over_the_list, patient, wait_until, what_the_screen_shows
 
 MIN_TARGET = 48
 ONE_LINE = 34
@@ -223,14 +223,42 @@ and the foot ``EDGE``, less a control's height, so every control is seen whole a
 
 def settled(page: Any) -> str:
     """Wait until the semantics tree stands still from one frame to the next (a scroll or a re-render
-    has ended); return where its nodes are."""
-    before = page.evaluate(_WHERE)
+    has ended); return where its nodes are. Read in the page frame by frame (``_SETTLED``): one call to
+    the page, not three a frame."""
     while True:
-        next_frame(page)
-        now = page.evaluate(_WHERE)
-        if now == before:
-            return str(now)
-        before = now
+        seen = page.evaluate(_SETTLED, [SETTLE_FRAMES, patient(15_000)])
+        if seen["how"] == "still":
+            return str(seen["where"])
+        if seen["how"] != "moving":
+            raise ScreenAssertionError(
+                f"the page drew no frame ({seen['how']}): a page in the background gets no animation frames, "
+                f"bring it to the front first. {what_the_screen_shows(page)}"
+            )
+
+
+_SETTLED = (
+    """([frames, limit]) => new Promise(done => {
+    const where = WHERE;
+    if (document.visibilityState !== "visible") return done({how: "hidden"});
+    let seen = 0, before = where(), ended = false;
+    const end = result => { if (!ended) { ended = true; clearTimeout(timer); done(result); } };
+    const timer = setTimeout(() => end({how: document.visibilityState !== "visible" ? "hidden" : seen ? "moving" : "stalled"}), limit);
+    const look = () => requestAnimationFrame(() => requestAnimationFrame(() => {
+        seen++;
+        const now = where();
+        if (now === before) return end({how: "still", where: now});
+        if (seen >= frames) return end({how: "moving"});
+        before = now;
+        look();
+    }));
+    look();
+})"""
+).replace("WHERE", _WHERE)
+"""``settled`` in the page: where the semantics nodes are (``_WHERE``), then again after each frame (two
+animation frames: the next one complete) until two reads agree, or ``frames`` frames have passed."""
+
+SETTLE_FRAMES = 60
+"""How many frames one call of ``_SETTLED`` waits for the tree to stand still before it is called again."""
 
 
 def problems_down_the_screen(page: Any, limit: int = 40, *, scrolls: bool = False) -> list[str]:

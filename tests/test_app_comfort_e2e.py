@@ -186,7 +186,7 @@ def test_settings_dark_theme_very_large_text_and_every_screen_labelled(browser: 
         assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
 
         # Very large text still fits the phone: nothing cut off at the sides.
-        taps.tap("radio", "Sehr groß")
+        taps.tap("radio", "Sehr groß", answered=True)  # the whole screen redrawn larger before the next tap
         taps.tap("radio", "Hell")
         wait_until(page, lambda: saved_settings(tmp_path, theme="hell", text_size="sehr-gross"), "very large text saved")
         screenshot(page, "einstellungen-sehr-gross.png")
