@@ -7,7 +7,8 @@
 #
 # The load is `stress-ng --cpu 2` (Debian: apt-get install -y stress-ng), else two Python busy loops.
 # Each round runs as `./dev test` does (TISCHBLOCK_TEST_WORKERS workers, default 2, --dist loadfile),
-# limited to the tests marked `browser`. STRESS_LIMIT_S (default 5400) bounds the whole run; a round
+# limited to the tests marked `browser`; with STRESS_TESTS=all, every test (the whole `./dev test`).
+# STRESS_LIMIT_S (default 5400) bounds the whole run; a round
 # still running then is stopped and counts as failed. Logs, and the screenshot a failed wait takes, go
 # to a new /tmp/tischblock-stress-* directory, named at the end.
 set -euo pipefail
@@ -18,6 +19,13 @@ shift || true
 LIMIT_S="${STRESS_LIMIT_S:-5400}"
 WORKERS="${TISCHBLOCK_TEST_WORKERS:-2}"
 LOGS="$(mktemp -d /tmp/tischblock-stress-XXXXXX)"
+if [ "${STRESS_TESTS:-browser}" = all ]; then
+    what="All tests"
+    select=()
+else
+    what="Browser tests"
+    select=(-m browser)
+fi
 export TISCHBLOCK_BROWSER_FAILURES="$LOGS/failed-waits"
 
 load_pids=()
@@ -52,7 +60,7 @@ fi
 started=$(date +%s)
 deadline=$((started + LIMIT_S))
 failed=0
-echo "Load: $load. Browser tests $ROUNDS times, $WORKERS workers, at most ${LIMIT_S}s; logs in $LOGS"
+echo "Load: $load. $what $ROUNDS times, $WORKERS workers, at most ${LIMIT_S}s; logs in $LOGS"
 for round in $(seq 1 "$ROUNDS"); do
     left=$((deadline - $(date +%s)))
     if [ "$left" -le 0 ]; then
@@ -63,7 +71,7 @@ for round in $(seq 1 "$ROUNDS"); do
     round_start=$(date +%s)
     set +e
     timeout --signal=INT --kill-after=60 "$left" \
-        "$PYTHON" -m pytest -p no:cacheprovider -q -m browser -n "$WORKERS" --dist loadfile --no-loadscope-reorder "$@" tests/ \
+        "$PYTHON" -m pytest -p no:cacheprovider -q "${select[@]}" -n "$WORKERS" --dist loadfile --no-loadscope-reorder "$@" tests/ \
         >"$LOGS/round-$round.log" 2>&1 &
     round_pid=$!
     wait "$round_pid"
@@ -79,7 +87,7 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 echo "Total: $(($(date +%s) - started))s, logs in $LOGS"
 if [ "$failed" != 0 ]; then
-    echo "FAILED: a browser test failed under load (see the logs above)" >&2
+    echo "FAILED: a test failed under load (see the logs above)" >&2
     exit 1
 fi
-echo "PASSED: $ROUNDS rounds of the browser tests with both cores busy, 0 failures"
+echo "PASSED: $ROUNDS rounds of the ${what,,} with both cores busy, 0 failures"
