@@ -592,7 +592,7 @@ TRAFFIC_PROBE = """(() => {
             this.addEventListener('message', () => { traffic.number++; traffic.lastReceived = traffic.number; });
         }
     };
-})();""".replace("EVENT", "3")
+})();""".replace("EVENT", "3")  # Flet's ClientAction.CONTROL_EVENT: the frame a page sends for a tap
 """The frames between a page and the app, numbered in the page in the order they went and came
 (``window.__tischblockTraffic``). Flet's web client sends an event (a tap) as a msgpack frame
 ``[3, {...}]`` and the app answers with patches ``[2, {...}]``; nothing else is sent while the app is
