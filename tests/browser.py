@@ -856,10 +856,7 @@ def _look_still(  # type: ignore[no-untyped-def]
     is reported with what it shows."""
     seen = locator.evaluate(STILL, [after_a_frame, STILL_FRAMES, max(1.0, limit_s * 1000), *band, scrolled_from, first_box])
     if seen["how"] in ("hidden", "stalled"):
-        raise ScreenAssertionError(
-            f"the page drew no frame ({seen['how']}): a page in the background gets no animation frames, "
-            f"bring it to the front first. {what_the_screen_shows(page)}"
-        )
+        raise drew_no_frame(page, seen["how"])
     return dict(seen)
 
 
@@ -896,6 +893,15 @@ APPBAR_HEIGHT = 64
 """Where the list under the app bar begins: a control above it is under the bar, not tappable."""
 
 
+def drew_no_frame(page, how: str) -> ScreenAssertionError:  # type: ignore[no-untyped-def]
+    """The failure of a wait for frames that the page did not draw (``how``: "hidden" or "stalled"), with
+    what the screen showed."""
+    return ScreenAssertionError(
+        f"the page drew no frame ({how}): a page in the background gets no animation frames, "
+        f"bring it to the front first. {what_the_screen_shows(page)}"
+    )
+
+
 def next_frame(page) -> None:  # type: ignore[no-untyped-def]
     """Wait until the browser has drawn the next frame (two animation frames: the next one is complete).
 
@@ -904,10 +910,7 @@ def next_frame(page) -> None:  # type: ignore[no-untyped-def]
     ``patient()`` is reported with what it shows."""
     answer = page.evaluate(NEXT_FRAME, patient(15_000))
     if answer != "frame":
-        raise ScreenAssertionError(
-            f"the page drew no frame ({answer}): a page in the background gets no animation frames, "
-            f"bring it to the front first. {what_the_screen_shows(page)}"
-        )
+        raise drew_no_frame(page, answer)
 
 
 NEXT_FRAME = """limit => new Promise(done => {

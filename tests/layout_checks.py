@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser import ScreenAssertionError, next_frame, over_the_list, patient, wait_until, what_the_screen_shows
+from .browser import drew_no_frame, next_frame, over_the_list, patient, wait_until
 
 MIN_TARGET = 48
 ONE_LINE = 34
@@ -230,10 +230,7 @@ def settled(page: Any) -> str:
         if seen["how"] == "still":
             return str(seen["where"])
         if seen["how"] != "moving":
-            raise ScreenAssertionError(
-                f"the page drew no frame ({seen['how']}): a page in the background gets no animation frames, "
-                f"bring it to the front first. {what_the_screen_shows(page)}"
-            )
+            raise drew_no_frame(page, seen["how"])
 
 
 _SETTLED = (
