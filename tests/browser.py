@@ -770,11 +770,17 @@ def stand_still(page, locator, what: str, timeout: float) -> Still:  # type: ign
                 # Under a header that stays put while the list scrolls (the sheet's totals, at "Sehr groß"
                 # more than half the screen): down to the list's foot, where nothing is drawn over it.
                 foot = box["y"] + box["height"] - (viewport["height"] - LIST_FOOT)
-                if below > 0:  # its top brought up to REVEAL above the margin (its box may be cut at the edge)
+                if below > 0 and box["y"] + box["height"] > viewport["height"]:
+                    # Reaching past the screen's edge, so not cut by the list's (Flutter cuts a node's box only
+                    # where the list's edge crosses it): its whole box, wheeled to end at the margin in one turn.
+                    delta = below
+                elif below > 0:  # its top brought up to REVEAL above the margin (its box may be cut at the edge)
                     delta = max(below, box["y"] - (viewport["height"] - SCREEN_MARGIN - REVEAL))
                     overshot = delta > below
                 else:
-                    delta = -above if above > 0 else foot if abs(foot) >= 1 else -viewport["height"] / 4
+                    # Above the band or under the header: to the list's foot in one turn (wheeled to the band's
+                    # top first, a control came to stand under the sheet's header at "Sehr groß": two turns).
+                    delta = foot if abs(foot) >= 1 else -viewport["height"] / 4
                 wheel(page, viewport, delta)
                 scrolled_from = box
                 continue
@@ -875,7 +881,8 @@ REVEAL = 200
 control's height at "Sehr groß". A control the list cuts off at the screen's lower edge has a box only as
 high as the part on the screen (its lower edge is the screen's), so wheeling by what lies below the margin
 moved it 10 px at a time: 332 of the 483 wheel turns of the Schafkopf Serie at 360 px "Sehr groß" crept
-that way. Once its whole box is drawn, ``stand_still`` wheels it back to end at the margin."""
+that way. Once its whole box is drawn, ``stand_still`` wheels it back to end at the margin. A control
+wholly below the list's edge keeps its whole box and is wheeled just far enough, in one turn."""
 
 LIST_FOOT = 120
 """How far above the screen's lower edge the wheel is turned (``over_the_list``)."""
