@@ -22,7 +22,7 @@ from screens.statistics_state import DATE_HINT
 from storage import SheetStore
 
 from .browser import Taps, body_text, enable_semantics, running_app, screenshot, wait_for_text, wait_until, with_editing_probe
-from .layout_checks import problems, settled
+from .layout_checks import problems, problems_down_the_screen, settled
 from .walks import Looks
 
 LONG = ["Dieter Schwarzenberger", "Annemarie Huber", "Bartholomäus Lechner", "Carla Obermaier"]
@@ -267,3 +267,37 @@ def test_the_check_finds_a_small_target_an_overlap_and_a_cut_off_name(browser: A
     # under a node named apart from its label: "Kontrabauernschnapser" (191 px) in 158 px, "Gang 9" whole in 136
     assert any(f.startswith("im Wort gebrochen ('Kontrabauernschnapser'") and "in 158 px" in f for f in found), found
     assert not any("Gang 9" in f for f in found), found
+
+
+def _long_list(small: set[int]) -> str:
+    """A screen like the sheet at "Sehr groß": a header that stays put (256 px) over a list that scrolls
+    (to 909 px), 70 controls in it, those numbered in ``small`` 30 px high, the others 56 or 84."""
+    rows, y = [], 12
+    for number in range(1, 71):
+        height = 30 if number in small else (84 if number % 3 == 0 else 56)
+        rows.append(
+            f'<flt-semantics role="button" aria-label="Knopf {number}" '
+            f'style="position:absolute;left:10px;top:{y}px;width:300px;height:{height}px"></flt-semantics>'
+        )
+        y += height + 8
+    return (
+        '<body style="margin:0"><flt-semantics aria-label="Kopf" style="position:absolute;left:0;top:0;width:412px;'
+        'height:256px"></flt-semantics><flt-semantics style="position:absolute;left:0;top:256px;width:412px;'
+        f'height:653px;overflow-y:scroll"><div style="position:relative;height:{y + 12}px">{"".join(rows)}</div>'
+        "</flt-semantics></body>"
+    )
+
+
+@pytest.mark.browser
+def test_the_check_down_a_long_list_sees_every_control_whole(browser: Any) -> None:
+    """The check scrolled down a list of five screens names every small control in it, wherever the list
+    puts it (at the top, in the middle, at the foot, straddling where one look ends), and no other."""
+    small = {1, 9, 17, 18, 26, 33, 41, 47, 52, 60, 66, 70}
+    page = browser.new_page(viewport={"width": 412, "height": 915})
+    page.route("http://layout.check/**", lambda route: route.fulfill(body=_long_list(small), content_type="text/html"))
+    page.goto("http://layout.check/")
+    found = problems_down_the_screen(page)
+    page.close()
+    named = {int(m.group(1)) for f in found if (m := re.search(r"zu klein \(300 x 30 px.*'Knopf (\d+)'", f))}
+    assert named == small, found
+    assert len(found) == len(small), found
