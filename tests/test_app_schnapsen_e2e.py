@@ -21,7 +21,6 @@ from .browser import (
     body_text,
     next_frame,
     open_page,
-    over_the_list,
     patient,
     record_taps,
     require_chromium,
@@ -36,7 +35,6 @@ from .browser import (
     wait_gone,
     wait_until,
 )
-from .layout_checks import settled
 from .walks import App, Looks, house_rules, new_sheet_at, numbers_on_top, sheet_of, switch_on, walk_sizes
 
 pytestmark = pytest.mark.browser
@@ -109,36 +107,19 @@ def stored(data_dir: Path, title: str) -> Sheet:
 
 
 def reach(page: Any, name: str, role: str = "button") -> None:
-    """Scroll with the mouse wheel, as a finger would, until the button is well inside the screen.
+    """Scroll with the mouse wheel, as a finger would, until the control is wholly inside the screen,
+    stands still and nothing is drawn over it (``stand_still``).
 
     A click on a button outside the screen makes the browser scroll the page under Flutter's
     feet, and the next taps can miss; a player scrolls first, then taps."""
-    button = page.get_by_role(role, name=name, exact=True).first
-    button.wait_for(timeout=patient())
-    height = page.viewport_size["height"]
-    for _ in range(20):  # on a narrow phone at "Sehr groß" the panel is taller than the screen
-        box = button.bounding_box()
-        if box is None or (box["y"] + box["height"] <= height - 40 and button.evaluate(ON_TOP)):
-            break
-        page.mouse.move(*over_the_list(page.viewport_size))
-        page.mouse.wheel(0, max(-300, min(300, box["y"] - height * 0.6)))
-        settled(page)
-    stand_still(page, button, name, patient())
-
-
-ON_TOP = """element => {
-    const r = element.getBoundingClientRect();
-    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    return top !== null && (top === element || element.contains(top));
-}"""
-"""Whether a tap in the middle of the element reaches it (not the header above a scrolled list)."""
+    control = page.get_by_role(role, name=name, exact=True).first
+    control.wait_for(timeout=patient())
+    stand_still(page, control, name, patient())
 
 
 def tap(taps: Taps, page: Any, name: str) -> None:
-    """Tap a button of the panel; after a game or an announcer, wait until the panel shows it
-    (the rows below move when the announcer's row comes in)."""
-    reach(page, name)
-    stand_still(page, page.get_by_role("button", name=name, exact=True).first, name, patient())
+    """Tap a button of the panel (scrolled to, as ``reach``), and wait for the app's answer; after a game
+    or an announcer, wait until the panel shows it (the rows below move when the announcer's row comes in)."""
     taps.tap("button", name)
     if name.endswith(")"):
         wait_for_text(page, name.split(" (")[0] + ": ", 10_000)
@@ -148,10 +129,7 @@ def tap(taps: Taps, page: Any, name: str) -> None:
 
 def click(page: Any, name: str) -> None:
     """A tap that is not counted (screenshots, corrections)."""
-    reach(page, name)
-    button = page.get_by_role("button", name=name, exact=True).first
-    stand_still(page, button, name, patient())
-    button.click()
+    Taps(page).tap("button", name)
 
 
 def play(taps: Taps, page: Any, buttons: list[str], number: int) -> int:
