@@ -39,6 +39,7 @@ from websockets.sync.client import ClientConnection, connect
 HUNG_S = 60.0
 """A page that has not answered a trivial evaluation for this long is hung."""
 POLL_S = 2.0
+"""How often the watch asks every page, unless told (``poll_s``): a hang is found within ``hung_s`` plus this."""
 
 
 @dataclass
@@ -114,10 +115,11 @@ class _Page:
 class RendererWatch:
     """Watches every page of the browser listening on ``port`` until ``stop``; ``hangs`` lists what it found."""
 
-    def __init__(self, port: int, *, hung_s: float = HUNG_S, stacks: bool = False) -> None:
+    def __init__(self, port: int, *, hung_s: float = HUNG_S, stacks: bool = False, poll_s: float = POLL_S) -> None:
         self.port = port
         self.stacks = stacks
         self.hung_s = hung_s
+        self.poll_s = poll_s
         self.hangs: list[Hang] = []
         self._pages: dict[str, _Page] = {}
         self._stopping = threading.Event()
@@ -140,7 +142,7 @@ class RendererWatch:
             return [t for t in json.load(answer) if t.get("type") == "page"]
 
     def _run(self) -> None:
-        while not self._stopping.wait(POLL_S):
+        while not self._stopping.wait(self.poll_s):
             try:
                 self._round()
             except Exception as error:  # the browser going away at the module's end, a page closing
