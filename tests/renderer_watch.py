@@ -121,7 +121,12 @@ class RendererWatch:
         self.hung_s = hung_s
         self.poll_s = poll_s
         self.hangs: list[Hang] = []
+        self.rounds = 0
+        """How many times the watch has asked every page so far."""
         self._pages: dict[str, _Page] = {}
+        self._ended: dict[str, str] = {}
+        """The pages the watch ended, by target, with the address they showed: a crashed page stays in the
+        browser's list of pages, answers nothing, and is not a new hang (only once it shows another)."""
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="renderer-watch", daemon=True)
         self._thread.start()
@@ -153,7 +158,10 @@ class RendererWatch:
         live = {str(t["id"]): t for t in self._targets()}
         for gone in set(self._pages) - set(live):
             self._pages.pop(gone).close()
+        self._ended = {t: url for t, url in self._ended.items() if t in live and live[t].get("url") == url}
         for target_id, target in live.items():
+            if target_id in self._ended:
+                continue
             page = self._pages.get(target_id)
             if page is None:
                 try:
@@ -176,6 +184,7 @@ class RendererWatch:
                 page.pending[page.send("Runtime.evaluate", {"expression": "1", "returnByValue": True})] = now
             elif now - min(page.pending.values()) > self.hung_s:
                 self._end(target_id, page, now - min(page.pending.values()))
+        self.rounds += 1
 
     def _end(self, target_id: str, page: _Page, silent_s: float) -> None:
         """Name the hung page (with ``stacks``: where its JavaScript is), then crash its renderer."""
@@ -185,6 +194,7 @@ class RendererWatch:
         hang = Hang(page.url, silent_s, self._where(page) if self.stacks else [], ended)
         self.hangs.append(hang)
         HANGS.append(hang)
+        self._ended[target_id] = page.url
         print(f"\n{hang.describe()}\n", file=sys.stderr, flush=True)
         self._pages.pop(target_id)
         if page.answered:
