@@ -19,24 +19,30 @@ SPINNING = "data:text/html,<title>Kreisel</title><script>function kreiseln() { f
 SPINNING_AT_ONCE = "data:text/html,<title>Kreisel</title><script>for (;;) {}</script>"
 
 
-@pytest.fixture(params=[False, True], ids=["plain", "with-stacks"])
-def watched(request: pytest.FixtureRequest) -> Iterator[tuple[Any, RendererWatch]]:
+def _watching(stacks: bool, poll_s: float) -> Iterator[tuple[Any, RendererWatch]]:
     require_chromium()
     from playwright.sync_api import sync_playwright
 
-    # A page that spins once it has answered the watch is asked four times a second: its hang is found
-    # within 3.25 s, not 5. One that spins from its first script is asked as the suite's pages are, every
-    # 2 s: asked sooner, the watch's session is set up on the blank page before the spinning one loads.
-    poll_s = 0.25 if request.node.originalname == "test_a_page_that_spins_forever_is_crashed_with_its_stack" else POLL_S
-    with (
-        sync_playwright() as playwright,
-        chromium_and_watch(playwright, hung_s=3, stacks=request.param, poll_s=poll_s) as watched,
-    ):
+    with sync_playwright() as playwright, chromium_and_watch(playwright, hung_s=3, stacks=stacks, poll_s=poll_s) as watched:
         yield watched
 
 
-def test_a_page_that_spins_forever_is_crashed_with_its_stack(watched: tuple[Any, RendererWatch]) -> None:
-    browser, watch = watched
+@pytest.fixture(params=[False, True], ids=["plain", "with-stacks"])
+def watched(request: pytest.FixtureRequest) -> Iterator[tuple[Any, RendererWatch]]:
+    """The watch asking as for the suite's pages, every ``POLL_S``: asked sooner, its session with a page
+    that spins from its first script is set up on the blank page before the spinning one loads."""
+    yield from _watching(request.param, POLL_S)
+
+
+@pytest.fixture(params=[False, True], ids=["plain", "with-stacks"])
+def watched_often(request: pytest.FixtureRequest) -> Iterator[tuple[Any, RendererWatch]]:
+    """The watch asking four times a second: a page that spins once it has answered is found hung within
+    3.25 s, not 5."""
+    yield from _watching(request.param, 0.25)
+
+
+def test_a_page_that_spins_forever_is_crashed_with_its_stack(watched_often: tuple[Any, RendererWatch]) -> None:
+    browser, watch = watched_often
     page = browser.new_page()
     page.goto(SPINNING)
     calm = browser.new_page()  # a page that answers is left alone
