@@ -1,5 +1,5 @@
 """Smoke test of the host benchmark with tiny numbers: it runs over both transports, both targets
-store every sheet, the host compares each table's second sheet, it prints its figures and leaves
+store every sheet, the host answers each table's second sheet with the comparison, it prints its figures and leaves
 no temporary directory behind."""
 
 from __future__ import annotations
@@ -28,15 +28,17 @@ def bench(*args: str) -> str:
 
 
 def test_bench_host_runs_with_tiny_numbers() -> None:
-    out = bench("--tables", "3", "--connections", "4", "--rounds", "1")
+    # One connection: each sheet is acknowledged before the next is sent, so every table's second sheet
+    # finds its first stored and is answered with the comparison. With more connections than that, a
+    # table's two sheets may share one group commit and neither sees the other: the count then depends
+    # on the order they arrive in (0 of 3 once in a full run of the suite).
+    out = bench("--tables", "3", "--connections", "1", "--rounds", "1")
     for transport in ("plain HTTP", "HTTPS"):
         assert transport in out, out
     assert len(re.findall(r"round 1 bare: p50 +[\d.]+ ms .* answered 6/6  stored 6/6", out)) == 2, out
     assert len(re.findall(r"round 1 host: p50 +[\d.]+ ms .* answered 6/6  stored 6/6", out)) == 2, out
     compared = [int(n) for n in re.findall(r"the host answered (\d+) sheets with the comparison", out)]
-    # A table's second sheet is answered with the comparison when the first is already stored; both in
-    # one group commit, neither sees the other (the next revision does), so not every table's does.
-    assert len(compared) == 2 and all(n >= 1 for n in compared), out
+    assert compared == [3, 3], out
     for transport in ("HTTP", "HTTPS"):
         assert re.search(rf"{transport} +host throughput / bare throughput: \d+\.\d\d", out), out
     split = r"of its CPU: event loop \d+\.\d\d ms/sheet, the other threads -?\d+\.\d\d ms/sheet, its check processes \d+\.\d\d ms/sheet"
