@@ -741,9 +741,13 @@ def stand_still(page, locator, what: str, timeout: float) -> Still:  # type: ign
     deadline = time.monotonic() + timeout / 1000
     scrolled_from = None
     first, overshot = True, False
+    turns: list[float] = []  # the wheel turns, for the report of a control that never stood still
     viewport = page.viewport_size or PHONE
     band = (APPBAR_HEIGHT, viewport["height"] - SCREEN_MARGIN)
+    seen: dict[str, Any] = {}
     while True:
+        if seen and time.monotonic() > deadline:  # also when every look so far wheeled it on
+            raise _not_still(page, what, seen, turns)
         seen = _look_still(
             page,
             locator,
@@ -751,7 +755,7 @@ def stand_still(page, locator, what: str, timeout: float) -> Still:  # type: ign
             first_box=overshot,
             band=band,
             scrolled_from=scrolled_from,
-            limit_s=max(0.0, deadline - time.monotonic()),
+            limit_s=max(STALLED_S, deadline - time.monotonic()),
         )
         box, first = seen["box"], False
         if box is not None and box != scrolled_from:  # a control the wheel does not move stays where it is
@@ -763,6 +767,7 @@ def stand_still(page, locator, what: str, timeout: float) -> Still:  # type: ign
                 # panel that then shrank sprang the list back under the next tap (Doppelkopf's Schmeißen).
                 overshot = False
                 wheel(page, viewport, below)
+                turns.append(below)
                 scrolled_from = box
                 continue
             covered = below <= 0 and above <= 0 and seen["still"] and not seen["on_top"]
@@ -782,15 +787,21 @@ def stand_still(page, locator, what: str, timeout: float) -> Still:  # type: ign
                     # top first, a control came to stand under the sheet's header at "Sehr groß": two turns).
                     delta = foot if abs(foot) >= 1 else -viewport["height"] / 4
                 wheel(page, viewport, delta)
+                turns.append(delta)
                 scrolled_from = box
                 continue
         if box is not None and seen["still"] and seen["on_top"]:
             return Still(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, int(seen["traffic"]))
         if time.monotonic() > deadline:
-            raise ScreenAssertionError(
-                f"{what!r} did not stand still (drawn at {box}, still: {seen['still']}, on top: {seen['on_top']}). "
-                f"{what_the_screen_shows(page)}"
-            )
+            raise _not_still(page, what, seen, turns)
+
+
+def _not_still(page, what: str, seen: dict[str, Any], turns: list[float]) -> ScreenAssertionError:  # type: ignore[no-untyped-def]
+    """The failure of ``stand_still``: where the control was last seen, and how the wheel was turned."""
+    return ScreenAssertionError(
+        f"{what!r} did not stand still (drawn at {seen['box']}, still: {seen['still']}, on top: {seen['on_top']}; "
+        f"{len(turns)} wheel turns, the last ones {[round(t) for t in turns[-8:]]} px). {what_the_screen_shows(page)}"
+    )
 
 
 class Still(NamedTuple):
@@ -841,6 +852,12 @@ reaches it, not a control drawn over it) or ``frames`` frames have passed; and t
 ``bottom`` (to be scrolled to) and not where it was before the last scroll (``scrolledFrom``), or at the
 first read at all (``firstBox``). ``afterAFrame``: the first read a frame later."""
 
+STALLED_S = 5.0
+"""The least time one call of ``STILL`` is given before a page that drew no frame in it counts as stalled.
+Given only what was left of the wait's deadline, a last look with a millisecond left found no frame
+drawn yet and reported a page that draws nothing, where a control was still being scrolled to (a full
+run of the suite, 28 Nov): the wait may end this much past its deadline, with the true report."""
+
 STILL_FRAMES = 30
 """How many frames one call of ``STILL`` waits for a control to stand still before the test looks again
 (counted, not timed): the wait's deadline is checked between calls."""
@@ -860,7 +877,7 @@ def _look_still(  # type: ignore[no-untyped-def]
 
     A page that draws no frame in ``limit_s`` (one in the background gets no animation frames at all)
     is reported with what it shows."""
-    seen = locator.evaluate(STILL, [after_a_frame, STILL_FRAMES, max(1.0, limit_s * 1000), *band, scrolled_from, first_box])
+    seen = locator.evaluate(STILL, [after_a_frame, STILL_FRAMES, limit_s * 1000, *band, scrolled_from, first_box])
     if seen["how"] in ("hidden", "stalled"):
         raise drew_no_frame(page, seen["how"])
     return dict(seen)

@@ -1,0 +1,37 @@
+"""The browser tests' own waits can fail, and then say what happened: on plain pages made to be wrong."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .browser import ScreenAssertionError, stand_still
+
+RUNAWAY = """<body style="margin:0;height:3000px">
+<button aria-label="Weg" style="position:fixed;left:10px;top:1200px;width:200px;height:60px">Weg</button>
+<script>
+  let turns = 0;
+  addEventListener("wheel", () => {
+    document.querySelector("button").style.top = (1200 + (++turns % 2) * 100) + "px";
+  });
+</script>
+</body>"""
+"""A control below the screen that moves elsewhere below it at every turn of the wheel: never reached."""
+
+
+@pytest.mark.browser
+def test_a_control_the_wheel_never_brings_up_is_reported_with_its_turns(browser: Any) -> None:
+    """The wait ends at its deadline with what it saw and how it turned the wheel, not with a report of
+    a page that draws no frame (which is what it said once its deadline was all but spent, 28 Nov)."""
+    page = browser.new_page(viewport={"width": 412, "height": 915})
+    page.route("http://waits.check/**", lambda route: route.fulfill(body=RUNAWAY, content_type="text/html"))
+    page.goto("http://waits.check/")
+    with pytest.raises(ScreenAssertionError) as failure:
+        stand_still(page, page.get_by_role("button", name="Weg"), "Weg", 2_000)
+    page.close()
+    message = str(failure.value)
+    assert message.startswith("'Weg' did not stand still"), message
+    turns = re.search(r"(\d+) wheel turns", message)
+    assert turns is not None and int(turns.group(1)) >= 2, message
