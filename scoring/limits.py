@@ -80,7 +80,7 @@ def _walk(item: Any, depth: int, max_depth: int, max_text: int | None) -> tuple[
             if isinstance(key, str) and not key.isascii() and not_utf8(key):
                 return [key], "hat einen Namen, der sich nicht als UTF-8 schreiben lässt (ein einzelnes Surrogat)"
         for key, child in item.items():
-            if child is None or child.__class__ in _PLAIN:
+            if child is None or child.__class__ in _PLAIN or (child.__class__ is str and _plain_text(child, max_text)):
                 continue
             found = _walk(child, depth + 1, max_depth, max_text)
             if found is not None:
@@ -91,7 +91,7 @@ def _walk(item: Any, depth: int, max_depth: int, max_text: int | None) -> tuple[
         if depth >= max_depth:
             return [], f"ist zu tief verschachtelt (höchstens {max_depth} Ebenen)"
         for index, child in enumerate(item):
-            if child is None or child.__class__ in _PLAIN:
+            if child is None or child.__class__ in _PLAIN or (child.__class__ is str and _plain_text(child, max_text)):
                 continue
             found = _walk(child, depth + 1, max_depth, max_text)
             if found is not None:
@@ -105,3 +105,9 @@ def _walk(item: Any, depth: int, max_depth: int, max_text: int | None) -> tuple[
 
 _PLAIN = (int, bool)
 """Values that can break no limit (exactly these classes; a float may be infinite)."""
+
+
+def _plain_text(text: str, max_text: int | None) -> bool:
+    """Whether ``text`` is ASCII within ``max_text``: then it breaks no limit, and the walk does not
+    descend into it (most of a sheet's values are such texts; every sheet read passes here)."""
+    return text.isascii() and (max_text is None or len(text) <= max_text)

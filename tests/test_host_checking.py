@@ -10,9 +10,11 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +105,41 @@ def test_a_body_that_is_no_sheet_gets_the_refusal_fastapi_would_give(checker: Sh
     if isinstance(local.value, RequestValidationError):
         assert isinstance(through_checker.value, RequestValidationError)
         assert through_checker.value.errors() == local.value.errors()
+
+
+def test_sheets_that_arrive_together_go_to_a_worker_together() -> None:
+    """While a worker checks one sheet, those that arrive meanwhile wait together and go to it as one
+    task (``BATCH``), each with its own answer."""
+    bodies = [_body(path) for path in SHEETS[:12]]
+    running = SheetChecker(1)
+    tasks: list[int] = []
+    holding, go = threading.Event(), threading.Event()
+    try:
+        wait_for("der Prüf-Prozess läuft", lambda: running.in_workers)
+        pool = running._pool
+        assert pool is not None
+        submit = pool.submit
+
+        def counted(fn: Any, batch: list[Any]) -> Any:
+            tasks.append(len(batch))
+            if len(tasks) == 1:  # the first task waits until the others have queued behind it
+                holding.set()
+                go.wait(60)
+            return submit(fn, batch)
+
+        pool.submit = counted  # type: ignore[method-assign]
+        with ThreadPoolExecutor(len(bodies)) as phones:
+            first = phones.submit(running.check, bodies[0], JSON)
+            wait_for("die erste Prüfung ist unterwegs", holding.is_set)
+            rest = [phones.submit(running.check, body, JSON) for body in bodies[1:]]
+            wait_for("die anderen warten", lambda: running._waiting.qsize() == len(bodies) - 1)
+            go.set()
+            answers = [first.result(60), *(future.result(60) for future in rest)]
+        assert answers == [_expected(body) for body in bodies]
+        assert tasks == [1, len(bodies) - 1]
+    finally:
+        go.set()
+        running.close()
 
 
 def test_a_dead_worker_costs_no_answer_and_the_workers_start_again() -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
@@ -88,6 +89,30 @@ def _check_in_worker(body: bytes, content_type: str | None) -> Checked | None:
         return None
 
 
+def _check_batch(bodies: list[tuple[bytes, str | None]]) -> list[Checked | None]:
+    """``_check_in_worker`` for each of ``bodies``, in one task: a task's way to a worker and back (the
+    pool's threads, pickling, two pipes, waking the waiting thread) costs the host's process about what
+    the check itself costs, and it is paid once for all the sheets that arrived together."""
+    return [_check_in_worker(body, content_type) for body, content_type in bodies]
+
+
+BATCH = 48
+"""The most sheets one task carries to a worker (``SheetChecker``): 48 phones sending at once make
+batches of about 10 to 20 on two workers; a batch waits for no sheet that has not arrived."""
+
+
+class _Waiting:
+    """A sheet waiting for its check (``SheetChecker.check``): filled in by a lane, ``None`` where the
+    requesting thread checks it itself."""
+
+    __slots__ = ("body", "content_type", "done", "found")
+
+    def __init__(self, body: bytes, content_type: str | None) -> None:
+        self.body, self.content_type = body, content_type
+        self.done = threading.Event()
+        self.found: Checked | None = None
+
+
 def default_check_processes() -> int:
     """One worker per core the host may use, at most 8; none where there is only one core."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -121,7 +146,11 @@ def _start_worker(parent: int, cores: frozenset[int] | None, thresholds: tuple[i
 
 
 class SheetChecker:
-    """``check`` an arriving sheet in one of ``processes`` worker processes (0: in the calling thread)."""
+    """``check`` an arriving sheet in one of ``processes`` worker processes (0: in the calling thread).
+
+    Sheets that arrive together go to a worker together: each waits in one queue, and one lane thread
+    per worker takes every sheet waiting (up to ``BATCH``) as one task to the pool and hands each its
+    answer, as the group commit does with the revisions it writes (``sync/host/store.py``)."""
 
     def __init__(self, processes: int = 0, *, gc_thresholds: tuple[int, int, int] | None = None) -> None:
         self.processes = processes
@@ -131,6 +160,12 @@ class SheetChecker:
         self._pool: ProcessPoolExecutor | None = None
         self._ready = False
         self._closed = False
+        self._waiting: queue.SimpleQueue[_Waiting | None] = queue.SimpleQueue()
+        self._lanes = [
+            threading.Thread(target=self._lane, name=f"tischblock-check-lane-{n}", daemon=True) for n in range(processes)
+        ]
+        for lane in self._lanes:
+            lane.start()
         if processes > 0:
             self._start()
 
@@ -186,18 +221,46 @@ class SheetChecker:
 
     def check(self, body: bytes, content_type: str | None) -> Checked:
         """``check_sheet(body, content_type)``, in a worker process when they run."""
-        with self._lock:
-            pool = self._pool if self._ready else None
-        if pool is None:
+        waiting = _Waiting(body, content_type)
+        with self._lock:  # queued only while the lanes run: ``close`` answers what is queued before it
+            queued = self._ready and not self._closed
+            if queued:
+                self._waiting.put(waiting)
+        if not queued:
             return check_sheet(body, content_type)
-        try:
-            found = pool.submit(_check_in_worker, body, content_type).result()
-        except BrokenProcessPool:
-            self._restart(pool)
-            return check_sheet(body, content_type)
-        except (RuntimeError, CancelledError):  # the pool was shut down under us (the host stops)
-            return check_sheet(body, content_type)
-        return found if found is not None else check_sheet(body, content_type)
+        waiting.done.wait()
+        return waiting.found if waiting.found is not None else check_sheet(body, content_type)
+
+    def _lane(self) -> None:
+        """Take every sheet waiting (up to ``BATCH``) to a worker as one task; answer each. A sheet the
+        pool cannot take (broken, shut down) is answered ``None``: its own thread checks it."""
+        while True:
+            first = self._waiting.get()
+            if first is None:  # ``close``: one for each lane
+                return
+            batch = [first]
+            while len(batch) < BATCH:
+                try:
+                    more = self._waiting.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._waiting.put(None)  # another lane's end: after this batch
+                    break
+                batch.append(more)
+            found: list[Checked | None] = [None] * len(batch)
+            with self._lock:
+                pool = self._pool if self._ready else None
+            if pool is not None:
+                try:
+                    found = pool.submit(_check_batch, [(w.body, w.content_type) for w in batch]).result()
+                except BrokenProcessPool:
+                    self._restart(pool)
+                except (RuntimeError, CancelledError):  # the pool was shut down under us (the host stops)
+                    pass
+            for waiting, answer in zip(batch, found, strict=True):
+                waiting.found = answer
+                waiting.done.set()
 
     def workers(self) -> list[int]:
         """The process ids of the running workers (none while they start or at 0)."""
@@ -217,8 +280,14 @@ class SheetChecker:
         self._start()
 
     def close(self) -> None:
-        """End the workers (the host stops)."""
+        """End the lanes (each answers what was queued before), then the workers (the host stops)."""
         with self._lock:
-            pool, self._pool, self._ready, self._closed = self._pool, None, False, True
+            self._closed = True
+        for _ in self._lanes:
+            self._waiting.put(None)
+        for lane in self._lanes:
+            lane.join()
+        with self._lock:
+            pool, self._pool, self._ready = self._pool, None, False
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
