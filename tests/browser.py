@@ -972,10 +972,20 @@ class Taps:
             # redraw (a ruleset chosen on the form: no answer came); a button's tap shows only by the answer.
             wait_for_answer(self.page, name, still.traffic)
 
-    def type(self, label: str, text: str, *, timeout: float = 15_000) -> None:
-        """Type ``text`` into the text field labelled ``label`` (one value typed counts one)."""
+    def type(self, label: str, text: str, *, timeout: float = 15_000, answered: bool = False) -> None:
+        """Type ``text`` into the text field labelled ``label`` (one value typed counts one).
+
+        ``answered=True`` for a field whose value the app answers by re-laying the screen out (the
+        Schafkopf panel's "Augen": its summary line and its refusal come and go): the next tap waits for
+        that answer, as after a button's. Not by default: most fields' values the app only keeps, and a
+        wait for an answer that never comes would last the test's patience. Seen once in a full run
+        (28 Nov): "Augen" emptied, the answer came after "Weniger" stood still and moved it under the
+        finger, the tap missed and the panel stayed open."""
+        since = traffic_number(self.page)
         type_into(self.page, label, text, timeout=timeout)
         self.count += 1
+        if answered:
+            wait_for_answer(self.page, label, since)
 
     def reset(self) -> int:
         """The count so far, and start counting anew."""

@@ -174,8 +174,9 @@ def play(taps: Taps, steps: list[tuple[str, str]]) -> None:
 
 
 def typed(taps: Taps, label: str, text: str) -> None:
-    """Type a value as a player does (``Taps.type``: tap the field once it stands still, type once Flutter edits it)."""
-    taps.type(label, text)
+    """Type a value as a player does (``Taps.type``: tap the field once it stands still, type once Flutter edits it).
+    The panel answers its "Augen" (the summary line, the refusal): the next tap waits for that answer."""
+    taps.type(label, text, answered=label == "Augen")
 
 
 def test_a_whole_serie_from_the_form_to_the_signature(browser, app: App) -> None:  # type: ignore[no-untyped-def]
@@ -410,6 +411,7 @@ def test_a_serie_of_32_games(browser, app: App, width: int, size: str) -> None: 
         tap(taps, B, "Abschließen und unterschreiben")
         wait_for_text(page, f"Serie abgeschlossen, unterschrieben von {keeper}", 10_000)
         wait_gone(page, "textbox", "Unterschrift (Name)")  # not a look at the close form and the sheet at once
+        wait_gone(page, "button", "Abschließen und unterschreiben")
         look("Ergebnis", scrolls=True)  # the whole sheet under the result: longer than the screen
         screenshot(page, f"schafkopf-ergebnis-{width}-{size}.png")
         sheet = sheet_of(app.data_dir, WIDE_PLAYERS)
