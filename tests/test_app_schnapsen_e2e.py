@@ -378,6 +378,7 @@ def sign_looking(
     click(page, "Abschließen und unterschreiben")
     wait_for_text(page, result, 15_000)
     wait_gone(page, "textbox", "Unterschrift (Name)")  # not a look at the close form and the sheet at once
+    wait_gone(page, "button", "Abschließen und unterschreiben")
     look("Ergebnis", scrolls=scrolls)  # the whole sheet under the result
     sheet = sheet_of(app.data_dir, names)
     assert sheet.entries[-1].kind == "close" and sheet.entries[-1].data["signed_by"] == signer
