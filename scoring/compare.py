@@ -100,8 +100,6 @@ def tally(sheet: Sheet, score: Score) -> Tally:
             named = called.get(line.entry)
             labels.append(line_label(called, line.entry))
             numbers.append(named.game if named is not None else None)
-    who = sheet.context.written_by
-    name = next((p.name for p in sheet.participants if who is not None and who in (p.id, str(p.seat))), who)
     totals = []
     for label, points in ruleset.paper_totals(sheet, score):
         by_key = {key_of[pid]: value for pid, value in points.items()}
@@ -109,7 +107,7 @@ def tally(sheet: Sheet, score: Score) -> Tally:
     return Tally(
         ruleset=sheet.ruleset.id,
         writer=_writer(sheet, None),
-        writer_name=name,
+        writer_name=sheet.writer_name,
         participants=tuple((p.key, p.name) for p in sheet.participants),
         keys=keys,
         games=tuple(games),

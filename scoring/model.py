@@ -186,6 +186,15 @@ class Sheet(Frozen):
                 return p
         raise KeyError(participant_id)
 
+    @property
+    def writer_name(self) -> str | None:
+        """The name of the participant who writes the sheet (``context.written_by``, their id or seat),
+        else ``written_by`` itself; ``None`` where the sheet does not say (docs/sheet-format.md)."""
+        who = self.context.written_by
+        if who is None:
+            return None
+        return next((p.name for p in self.participants if who in (p.id, str(p.seat))), who)
+
     def with_entry(self, entry: Entry) -> Sheet:
         """A copy of the sheet with ``entry`` appended to the log (nothing is checked here)."""
         return self.model_copy(update={"entries": (*self.entries, entry)})

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from scoring import RuleViolation, Sheet, score_sheet
 from scoring.compare import tally
 from sync.host import checking
-from sync.host.checking import Checked, SheetChecker, check_sheet
+from sync.host.checking import Checked, Head, SheetChecker, check_sheet
 from sync.host.http import json_body
 
 from .conftest import checkout_env
@@ -77,7 +77,8 @@ def test_every_real_sheet_gets_the_same_answer_from_a_worker_as_in_the_host(
     assert any(e.refusal for e in expected) and any(e.closed for e in expected)  # both kinds are among them
     for body, made in zip(bodies, expected, strict=True):  # what the host stored and kept before the workers
         sheet = Sheet.model_validate_json(body)
-        assert made.head == sheet.model_copy(update={"entries": ()}) and made.entries == len(sheet.entries)
+        assert made.head == Head.of(sheet) and made.entries == len(sheet.entries)
+        assert (made.head.id, made.head.table, made.head.written_by) == (sheet.id, sheet.context.table, sheet.context.written_by)
         if made.refusal is not None:
             with pytest.raises(RuleViolation) as refused:
                 score_sheet(sheet)

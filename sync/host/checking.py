@@ -27,6 +27,7 @@ import queue
 import signal
 import threading
 import time
+import uuid
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -39,13 +40,47 @@ from .http import json_body
 from .log import log
 
 
+@dataclass(frozen=True, slots=True)
+class Head:
+    """What the host checks an arriving sheet's device, table and writer against (``take_sheet``), as
+    plain values: a parsed ``Sheet`` (its context, participants and ruleset, each a pydantic model)
+    cost as much to pickle across the pipe from a check process as the rest of its answer."""
+
+    id: uuid.UUID
+    tournament: str | None
+    round_label: str
+    round: int | None
+    table: int | None
+    written_by: str | None
+    writer_name: str | None
+    """``Sheet.writer_name``: the writing participant's name, else ``written_by``."""
+    writer_start_number: int | None
+    """The Startnummer of the participant whose id is ``written_by`` (``None``: no such participant, or
+    one without a Startnummer)."""
+
+    @classmethod
+    def of(cls, sheet: Sheet) -> Head:
+        context = sheet.context
+        named = next((p for p in sheet.participants if p.id == context.written_by), None)
+        return cls(
+            id=sheet.id,
+            tournament=context.tournament,
+            round_label=context.round_label,
+            round=context.round,
+            table=context.table,
+            written_by=context.written_by,
+            writer_name=sheet.writer_name,
+            writer_start_number=named.start_number if named is not None else None,
+        )
+
+
 @dataclass(frozen=True)
 class Checked:
-    """What the host needs of an arriving sheet that parsed: the sheet without its log, and either
-    the ruleset's refusal or the stored form and the score's facts."""
+    """What the host needs of an arriving sheet that parsed: its ``Head``, and either the ruleset's
+    refusal or the stored form and the score's facts."""
 
-    head: Sheet
-    """The sheet with an empty log (``entries``): id, context, participants and ruleset for the checks."""
+    head: Head
+    """Id, context and writer for the checks of device, table and writer."""
     entries: int
     """How many log entries it has (the revision it must be sent as)."""
     refusal: str | None = None
@@ -64,7 +99,7 @@ def check_sheet(body: bytes, content_type: str | None) -> Checked:
     """Parse ``body`` as a sheet (refused as FastAPI refuses a body: ``json_body``) and check it with
     its ruleset; a ruleset's refusal is returned in ``refusal``, not raised."""
     sheet = json_body(Sheet, body, content_type)
-    head = sheet.model_copy(update={"entries": ()})
+    head = Head.of(sheet)
     try:
         score = score_sheet(sheet)
     except (RuleViolation, UnknownRuleset) as error:

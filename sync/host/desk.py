@@ -248,17 +248,6 @@ def start_tournament(store: HostStore, name: str, join_code: str | None = None) 
     return store.create_tournament(tournament_id, name, join_code or new_join_code())
 
 
-def writer_name(sheet: Sheet) -> str | None:
-    """The name of the participant who wrote ``sheet`` (``written_by``), as the log and the tables show it."""
-    who = sheet.context.written_by
-    if who is None:
-        return None
-    for p in sheet.participants:
-        if who in (p.id, str(p.seat)):
-            return p.name
-    return who
-
-
 class Desk:
     """The Turnierleitung's actions on the host's current tournament (see the module docstring)."""
 

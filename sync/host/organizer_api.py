@@ -22,7 +22,7 @@ from scoring.roster import RosterError
 
 from ..protocol import API_PREFIX, ConflictInfo, SheetSummary, TableState
 from .auth import organizer_required
-from .desk import Desk, DeskError, writer_name
+from .desk import Desk, DeskError
 from .http import PROBLEMS, HostError, SheetIdPath, SlugPath
 from .league import League
 from .records import StoredRevision
@@ -351,7 +351,7 @@ def install_sheet_routes(app: FastAPI, state: HostState) -> None:
                 SheetSummary(
                     sheet_id=r.sheet_id,
                     written_by=r.written_by,
-                    team=writer_name(s),
+                    team=s.writer_name,
                     revision=r.revision,
                     closed=r.closed,
                     games=r.games,

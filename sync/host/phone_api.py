@@ -50,7 +50,7 @@ from ..protocol import (
 )
 from .auth import BASIC, basic_credentials, device_of, device_required, device_required_fast, is_organizer, known_device
 from .credentials import new_device_token, same_secret, token_sha256
-from .desk import DeskError, RoundSigned, writer_name
+from .desk import DeskError, RoundSigned
 from .http import PROBLEMS, HostError, RevisionPath, SheetIdPath, json_body_schema
 from .log import log
 from .records import Device, NewRevision, SheetRefused, StoredRevision
@@ -241,38 +241,37 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
         once, check it (device, table, writer, the Turnierleitung's lock, the ruleset), store it
         (the answer waits for the commit holding it), compare it and answer in JSON."""
         checked = state.checker.check(body, content_type)
-        sheet = checked.head
-        where = f"Tisch {sheet.context.table or '?'}, {_round_text(sheet.context.round_label, sheet.context.round)}"
-        writer = writer_name(sheet) or device.team or device.name
-        if sheet.id != sheet_id:
-            raise HostError(422, f"Die Blatt-ID im Inhalt ({sheet.id}) ist nicht die der Adresse ({sheet_id})")
+        head = checked.head
+        where = f"Tisch {head.table or '?'}, {_round_text(head.round_label, head.round)}"
+        writer = head.writer_name or device.team or device.name
+        if head.id != sheet_id:
+            raise HostError(422, f"Die Blatt-ID im Inhalt ({head.id}) ist nicht die der Adresse ({sheet_id})")
         if revision != checked.entries:
             raise HostError(422, f"Revision {revision} passt nicht: das Blatt hat {checked.entries} Einträge")
-        if sheet.context.tournament != device.tournament_id:
+        if head.tournament != device.tournament_id:
             log.warning("Abgelehnt (%s, %s): Blatt eines anderen Turniers von Gerät '%s'", where, writer, device.name)
             raise HostError(403, f"Dieses Gerät gehört zum Turnier '{device.tournament_id}', das Blatt nicht")
-        table = device_table(device, sheet.context.round)
+        table = device_table(device, head.round)
         if device.start_number is not None and table is None:
             log.warning("Abgelehnt (%s, %s): Startnummer %d ist dort nicht ausgelost", where, writer, device.start_number)
             raise HostError(
                 403,
-                f"Startnummer {device.start_number} ist in {_round_text(sheet.context.round_label, sheet.context.round)} "
-                "an keinem Tisch ausgelost",
+                f"Startnummer {device.start_number} ist in {_round_text(head.round_label, head.round)} an keinem Tisch ausgelost",
             )
-        if sheet.context.table != table:
+        if head.table != table:
             log.warning("Abgelehnt (%s, %s): Gerät '%s' gehört zu Tisch %s", where, writer, device.name, table)
             if device.start_number is not None:
                 raise HostError(
                     403,
-                    f"Startnummer {device.start_number} ist in {_round_text(sheet.context.round_label, sheet.context.round)} "
-                    f"an Tisch {table} ausgelost, nicht an Tisch {sheet.context.table}",
+                    f"Startnummer {device.start_number} ist in {_round_text(head.round_label, head.round)} "
+                    f"an Tisch {table} ausgelost, nicht an Tisch {head.table}",
                 )
             raise HostError(403, f"Dieses Gerät darf nur Blätter von Tisch {device.table} abgeben")
         assert table is not None
-        round_text = _round_text(sheet.context.round_label, sheet.context.round)
+        round_text = _round_text(head.round_label, head.round)
         if device.start_number is not None:
-            own = state.desk.drawn_sheet(device.start_number, sheet.context.round or 0, device.tournament_id)
-            if own is None or own.sheet_id != sheet.id:
+            own = state.desk.drawn_sheet(device.start_number, head.round or 0, device.tournament_id)
+            if own is None or own.sheet_id != head.id:
                 log.warning(
                     "Abgelehnt (%s, %s): nicht das zugeteilte Blatt von Startnummer %d", where, writer, device.start_number
                 )
@@ -281,8 +280,7 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                     f"Das ist nicht das Blatt, das die Turnierleitung Startnummer {device.start_number} für {round_text} "
                     "zugeteilt hat; bitte das zugeteilte Blatt öffnen",
                 )
-            named = next((p for p in sheet.participants if p.id == sheet.context.written_by), None)
-            if sheet.context.written_by != own.writer and (named is None or named.start_number != device.start_number):
+            if head.written_by != own.writer and head.writer_start_number != device.start_number:
                 # the drawn seat's id, or (a sheet begun before joining, taken over with its own ids:
                 # Desk.adopt) the participant that carries the device's own Startnummer
                 log.warning("Abgelehnt (%s, %s): Startnummer %d schreibt als %s", where, writer, device.start_number, own.writer)
@@ -290,14 +288,14 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
                     403, f"Startnummer {device.start_number} schreibt ihr eigenes Blatt ({own.writer}), nicht das eines anderen"
                 )
         else:
-            side = sheet.context.written_by
+            side = head.written_by
             if side is None:
                 log.warning("Abgelehnt (%s): Blatt ohne Schreiber von Gerät '%s'", where, device.name)
                 raise HostError(403, "Das Blatt sagt nicht, wer es schreibt (written_by); so nimmt der Host es nicht an")
-            if device.team and device.team.strip().casefold() not in {side.casefold(), (writer_name(sheet) or "").casefold()}:
+            if device.team and device.team.strip().casefold() not in {side.casefold(), (head.writer_name or "").casefold()}:
                 log.warning("Abgelehnt (%s, %s): Gerät '%s' ist für %s angemeldet", where, writer, device.name, device.team)
                 raise HostError(403, f"Dieses Gerät schreibt für {device.team}, nicht für {writer}")
-        lock = state.desk.locked(sheet.context.round, table, device.tournament_id)
+        lock = state.desk.locked(head.round, table, device.tournament_id)
         if lock is not None:
             log.warning("Abgelehnt (%s, %s): die Turnierleitung hat über den Tisch entschieden", where, writer)
             raise HostError(
@@ -314,15 +312,15 @@ def install_phone_routes(app: FastAPI, state: HostState) -> None:
         try:
             result = store.store_revision(
                 NewRevision(
-                    sheet_id=sheet.id,
+                    sheet_id=head.id,
                     revision=revision,
                     body=canonical,
                     body_sha256=sha,
                     tournament_id=device.tournament_id,
-                    round_label=sheet.context.round_label,
-                    round=sheet.context.round,
+                    round_label=head.round_label,
+                    round=head.round,
                     table=table,
-                    written_by=sheet.context.written_by,
+                    written_by=head.written_by,
                     closed=checked.closed,
                     games=games,
                     device_id=device.id,
