@@ -36,6 +36,7 @@ from scoring import RuleViolation, Sheet, UnknownRuleset, score_sheet
 from scoring.compare import Tally, tally
 
 from ..protocol import body_sha256
+from .batches import waiting_batch
 from .http import json_body
 from .log import log
 
@@ -273,16 +274,9 @@ class SheetChecker:
             first = self._waiting.get()
             if first is None:  # ``close``: one for each lane
                 return
-            batch = [first]
-            while len(batch) < BATCH:
-                try:
-                    more = self._waiting.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._waiting.put(None)  # another lane's end: after this batch
-                    break
-                batch.append(more)
+            batch, ended = waiting_batch(self._waiting, first, BATCH)
+            if ended:
+                self._waiting.put(None)  # another lane's end: after this batch
             found: list[Checked | None] = [None] * len(batch)
             with self._lock:
                 pool = self._pool if self._ready else None

@@ -52,6 +52,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
+from .batches import waiting_batch
 from .records import (
     Conflict,
     DecisionRecord,
@@ -963,17 +964,7 @@ class _GroupCommit:
             first = self.queue.get()
             if first is None:
                 return
-            batch = [first]
-            stop = False
-            while len(batch) < self.MAX_BATCH:
-                try:
-                    item = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is None:
-                    stop = True
-                    break
-                batch.append(item)
+            batch, stop = waiting_batch(self.queue, first, self.MAX_BATCH)
             self._commit(batch)
             if stop:
                 return
