@@ -46,18 +46,23 @@ def not_utf8(text: str) -> bool:
     return False
 
 
-def find_problem(value: Any, *, max_depth: int, max_text: int | None = None) -> tuple[Path, str] | None:
+NOT_UTF8 = "enthält ein Zeichen, das sich nicht als UTF-8 schreiben lässt (ein einzelnes Surrogat wie \\ud800)"
+"""Why a text that holds a lone surrogate is refused."""
+
+
+def find_problem(value: Any, *, max_depth: int, max_text: int | None = None, depth: int = 0) -> tuple[Path, str] | None:
     """The first place in ``value`` that breaks a limit, with a German reason; ``None`` if none does.
 
     Checks the nesting depth (``max_depth`` levels of objects and lists), that every text and
     every key can be written as UTF-8, that no text is longer than ``max_text`` and that every
     number is finite. The walk stops at ``max_depth``, so a value nested deeper than Python's
     recursion limit is fine; the path is built only for the problem found (every sheet that is
-    read passes here, so the walk is kept cheap).
+    read passes here, so the walk is kept cheap). ``depth`` is how deep ``value`` itself already
+    stands (an entry's ``data`` stands one level below the entry).
     """
     if max_depth > 200:
         raise ValueError("max_depth beyond 200 would let the walk recurse too deep")
-    found = _walk(value, 0, max_depth, max_text)
+    found = _walk(value, depth, max_depth, max_text)
     if found is None:
         return None
     keys, reason = found
@@ -69,7 +74,7 @@ def _walk(item: Any, depth: int, max_depth: int, max_text: int | None) -> tuple[
     if isinstance(item, str):
         # An ASCII text is always UTF-8: only the others need the (slower) encoding test.
         if not item.isascii() and not_utf8(item):
-            return [], "enthält ein Zeichen, das sich nicht als UTF-8 schreiben lässt (ein einzelnes Surrogat wie \\ud800)"
+            return [], NOT_UTF8
         if max_text is not None and len(item) > max_text:
             return [], f"ist zu lang ({len(item)} Zeichen; höchstens {max_text})"
         return None

@@ -30,7 +30,7 @@ import annotated_types
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from .limits import MAX_DOCUMENT_DEPTH, MAX_SHEET_BYTES, find_problem
+from .limits import MAX_DOCUMENT_DEPTH, MAX_SHEET_BYTES, NOT_UTF8, find_problem
 from .model import INPUT_LIMIT
 
 
@@ -305,7 +305,9 @@ def _one(item: Mapping[str, Any], model: type[BaseModel] | None, kinds: str | No
         return f"{label} muss eine ganze Zahl sein, nicht {shown(given)}"
     if kind in ("bool_type", "bool_parsing"):
         return f"{label} muss true oder false sein (ja/nein), nicht {shown(given)}"
-    if kind in ("string_type", "string_unicode"):
+    if kind == "string_unicode":  # a lone surrogate, which pydantic's constrained texts refuse themselves
+        return f"{label} {NOT_UTF8}"
+    if kind == "string_type":
         return f"{label} muss ein Text sein, nicht {_type_name(given)}"
     if kind in ("model_type", "model_attributes_type", "dict_type", "dataclass_type"):
         return f"{label} muss ein Objekt {{...}} sein, nicht {_type_name(given)}"
