@@ -10,15 +10,19 @@ paper), a struck game and the close are named as what they are, next to the game
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from .engine import RuleViolation, Score, effective_entries
 from .messages import kind_label
-from .model import CLOSE, CORRECTION, VOID, Entry, Frozen, Sheet
+from .model import CLOSE, CORRECTION, VOID, Entry, Sheet
 from .registry import find_ruleset
 
 
-class Numbered(Frozen):
-    """What one log entry is on the sheet, as a player says it."""
+@dataclass(frozen=True, slots=True)
+class Numbered:
+    """What one log entry is on the sheet, as a player says it (a plain frozen value: one is made for
+    every entry of every sheet a comparison, the statistics or the sheet screen numbers; a pydantic
+    model validated each of them again, a third of a host's tally, issue 24)."""
 
     entry: int
     """The entry's number in the log (1-based)."""
