@@ -28,6 +28,7 @@ from .credentials import PASSWORD_SETTING, hash_password, verify_password
 from .desk import start_tournament
 from .files import secure_data_dir
 from .league import host_id
+from .log import LineWriter
 from .records import Tournament
 from .store import HostStore
 from .tls import HostCertificate, ensure_certificate, lan_addresses
@@ -186,37 +187,44 @@ def serve(
 
     Arriving sheets are checked in ``check_processes`` worker processes (``checking.py``; default:
     one per core the host may use, none on one core)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stdout, force=True)
-    # A line per sheet needs its time and message only: no thread, process or calling frame looked up for
-    # each record (the logging HOWTO, "Optimization").
-    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
-    logging._srcfile = None  # type: ignore[assignment]
-    checker = SheetChecker(default_check_processes() if check_processes is None else check_processes, gc_thresholds=GC_THRESHOLDS)
-    app = create_app(
-        setup.store,
-        wrong_codes_per_minute=wrong_codes_per_minute,
-        wrong_passwords_per_minute=wrong_passwords_per_minute,
-        address=(setup.join_line.url, setup.join_line.fingerprint),
-        checker=checker,
-    )
-    gc.collect()
-    gc.freeze()  # what the start made (modules, routes, models' validators) lives as long as the host
-    gc.set_threshold(*GC_THRESHOLDS)
-    one_core()
-    certificate = setup.certificate
-    config = uvicorn.Config(
-        app,
-        host=setup.host,
-        port=setup.port,
-        ssl_certfile=str(certificate.cert_path) if certificate else None,
-        ssl_keyfile=str(certificate.key_path) if certificate else None,
-        access_log=False,  # the German line per sheet is the log; no request line, no header ever printed
-        log_level="warning",
-        timeout_graceful_shutdown=5,
-        server_header=False,
-    )
+    lines = LineWriter(sys.stdout)
     try:
-        uvicorn.Server(config).run()
+        lines.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+        logging.basicConfig(level=logging.INFO, handlers=[lines], force=True)
+        # A line per sheet needs its time and message only: no thread, process or calling frame looked up for
+        # each record (the logging HOWTO, "Optimization").
+        logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+        logging._srcfile = None  # type: ignore[assignment]
+        checker = SheetChecker(
+            default_check_processes() if check_processes is None else check_processes, gc_thresholds=GC_THRESHOLDS
+        )
+        try:
+            app = create_app(
+                setup.store,
+                wrong_codes_per_minute=wrong_codes_per_minute,
+                wrong_passwords_per_minute=wrong_passwords_per_minute,
+                address=(setup.join_line.url, setup.join_line.fingerprint),
+                checker=checker,
+            )
+            gc.collect()
+            gc.freeze()  # what the start made (modules, routes, models' validators) lives as long as the host
+            gc.set_threshold(*GC_THRESHOLDS)
+            one_core()
+            certificate = setup.certificate
+            config = uvicorn.Config(
+                app,
+                host=setup.host,
+                port=setup.port,
+                ssl_certfile=str(certificate.cert_path) if certificate else None,
+                ssl_keyfile=str(certificate.key_path) if certificate else None,
+                access_log=False,  # the German line per sheet is the log; no request line, no header ever printed
+                log_level="warning",
+                timeout_graceful_shutdown=5,
+                server_header=False,
+            )
+            uvicorn.Server(config).run()
+        finally:
+            checker.close()
+            setup.store.close()
     finally:
-        checker.close()
-        setup.store.close()
+        lines.stop()  # every line written before the interpreter ends (also on Ctrl-C during the start)
