@@ -72,7 +72,13 @@ def test_every_real_sheet_gets_the_same_answer_from_a_worker_as_in_the_host(
     checker: SheetChecker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert len(SHEETS) >= 20
-    bodies = [_body(path) for path in SHEETS]
+    files = [_body(path) for path in SHEETS]
+    # each sheet in plain JSON, and as a phone sends it (its canonical JSON: a worker sends those back
+    # without the body, ``AS_SENT``, and the host puts the body it has in its place)
+    canonical = [Sheet.model_validate_json(body).to_json().encode("utf-8") for body in files]
+    assert not set(files) & set(canonical)  # ``_body`` writes no canonical JSON: both ways are taken
+    bodies = [*files, *canonical]
+    names = [*SHEETS, *(path.with_suffix(".canonical") for path in SHEETS)]
     expected = [_expected(body) for body in bodies]
     assert any(e.refusal for e in expected) and any(e.closed for e in expected)  # both kinds are among them
     for body, made in zip(bodies, expected, strict=True):  # what the host stored and kept before the workers
@@ -92,7 +98,7 @@ def test_every_real_sheet_gets_the_same_answer_from_a_worker_as_in_the_host(
         raise AssertionError("checked in the test's process, not in a worker")
 
     monkeypatch.setattr(checking, "check_sheet", not_here)  # the workers' own module is not patched
-    for path, body, wanted in zip(SHEETS, bodies, expected, strict=True):
+    for path, body, wanted in zip(names, bodies, expected, strict=True):
         assert checker.check(body, JSON) == wanted, path.name
 
 

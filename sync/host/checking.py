@@ -30,7 +30,7 @@ import time
 import uuid
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring import RuleViolation, Sheet, UnknownRuleset, score_sheet
 from scoring.compare import Tally, tally
@@ -128,8 +128,22 @@ def _check_in_worker(body: bytes, content_type: str | None) -> Checked | None:
 def _check_batch(bodies: list[tuple[bytes, str | None]]) -> list[Checked | None]:
     """``_check_in_worker`` for each of ``bodies``, in one task: a task's way to a worker and back (the
     pool's threads, pickling, two pipes, waking the waiting thread) costs the host's process about what
-    the check itself costs, and it is paid once for all the sheets that arrived together."""
-    return [_check_in_worker(body, content_type) for body, content_type in bodies]
+    the check itself costs, and it is paid once for all the sheets that arrived together.
+
+    A sheet whose body is its canonical JSON already (a phone sends ``Sheet.to_json()``) comes back
+    without it (``AS_SENT``): the host has those bytes, and a batch of bodies sent back was most of
+    the pipe's and the pickles' work."""
+    found = []
+    for body, content_type in bodies:
+        checked = _check_in_worker(body, content_type)
+        if checked is not None and checked.refusal is None and checked.canonical == body:
+            checked = replace(checked, canonical=AS_SENT)
+        found.append(checked)
+    return found
+
+
+AS_SENT = b""
+"""``Checked.canonical`` from a check process: the body as it was sent is the canonical JSON."""
 
 
 BATCH = 48
@@ -265,7 +279,12 @@ class SheetChecker:
         if not queued:
             return check_sheet(body, content_type)
         waiting.done.wait()
-        return waiting.found if waiting.found is not None else check_sheet(body, content_type)
+        found = waiting.found
+        if found is None:
+            return check_sheet(body, content_type)
+        if found.refusal is None and found.canonical == AS_SENT:
+            return replace(found, canonical=body)
+        return found
 
     def _lane(self) -> None:
         """Take every sheet waiting (up to ``BATCH``) to a worker as one task; answer each. A sheet the
