@@ -1,9 +1,10 @@
-"""Taking what waits together as one batch: the group commit's revisions (``store.py``) and the sheets
-on their way to a check process (``checking.py``)."""
+"""Taking what waits together as one batch: the group commit's revisions (``store.py``), the sheets
+on their way to a check process (``checking.py``) and the host's log lines (``log.py``)."""
 
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
@@ -12,6 +13,12 @@ T_co = TypeVar("T_co", covariant=True)
 
 class _Queue(Protocol[T_co]):
     def get_nowait(self) -> T_co | None: ...
+
+
+class _Takeable(Protocol[T]):
+    def get(self) -> T | None: ...
+    def get_nowait(self) -> T | None: ...
+    def put(self, item: T | None) -> None: ...
 
 
 def waiting_batch(waiting: _Queue[T], first: T, most: int) -> tuple[list[T], bool]:
@@ -27,3 +34,19 @@ def waiting_batch(waiting: _Queue[T], first: T, most: int) -> tuple[list[T], boo
             return batch, True
         batch.append(item)
     return batch, False
+
+
+def take_batches(waiting: _Takeable[T], most: int, handle: Callable[[list[T]], None], *, pass_end: bool = False) -> None:
+    """Until an end (``None``) is taken: wait for something, then ``handle`` it with whatever else
+    waits (``waiting_batch``). ``pass_end``: put the end back for the next of several takers, before
+    the last batch is handled."""
+    while True:
+        first = waiting.get()
+        if first is None:
+            return
+        batch, ended = waiting_batch(waiting, first, most)
+        if ended and pass_end:
+            waiting.put(None)
+        handle(batch)
+        if ended:
+            return

@@ -36,7 +36,7 @@ from scoring import RuleViolation, Sheet, UnknownRuleset, score_sheet
 from scoring.compare import Tally, tally
 
 from ..protocol import body_sha256
-from .batches import waiting_batch
+from .batches import take_batches
 from .http import json_body
 from .log import log
 
@@ -287,28 +287,26 @@ class SheetChecker:
         return found
 
     def _lane(self) -> None:
-        """Take every sheet waiting (up to ``BATCH``) to a worker as one task; answer each. A sheet the
-        pool cannot take (broken, shut down) is answered ``None``: its own thread checks it."""
-        while True:
-            first = self._waiting.get()
-            if first is None:  # ``close``: one for each lane
-                return
-            batch, ended = waiting_batch(self._waiting, first, BATCH)
-            if ended:
-                self._waiting.put(None)  # another lane's end: after this batch
-            found: list[Checked | None] = [None] * len(batch)
-            with self._lock:
-                pool = self._pool if self._ready else None
-            if pool is not None:
-                try:
-                    found = pool.submit(_check_batch, [(w.body, w.content_type) for w in batch]).result()
-                except BrokenProcessPool:
-                    self._restart(pool)
-                except (RuntimeError, CancelledError):  # the pool was shut down under us (the host stops)
-                    pass
-            for waiting, answer in zip(batch, found, strict=True):
-                waiting.found = answer
-                waiting.done.set()
+        """Take every sheet waiting (up to ``BATCH``) to a worker as one task; answer each. ``close``
+        puts an end for each lane; a lane that takes one inside its batch passes it on."""
+        take_batches(self._waiting, BATCH, self._check_in_pool, pass_end=True)
+
+    def _check_in_pool(self, batch: list[_Waiting]) -> None:
+        """Answer each of ``batch`` from one task in a worker. A sheet the pool cannot take (broken, shut
+        down) is answered ``None``: its own thread checks it."""
+        found: list[Checked | None] = [None] * len(batch)
+        with self._lock:
+            pool = self._pool if self._ready else None
+        if pool is not None:
+            try:
+                found = pool.submit(_check_batch, [(w.body, w.content_type) for w in batch]).result()
+            except BrokenProcessPool:
+                self._restart(pool)
+            except (RuntimeError, CancelledError):  # the pool was shut down under us (the host stops)
+                pass
+        for waiting, answer in zip(batch, found, strict=True):
+            waiting.found = answer
+            waiting.done.set()
 
     def workers(self) -> list[int]:
         """The process ids of the running workers (none while they start or at 0)."""

@@ -8,7 +8,7 @@ import re
 import threading
 from typing import TextIO
 
-from .batches import waiting_batch
+from .batches import take_batches
 
 log = logging.getLogger("tischblock.host")
 
@@ -57,14 +57,7 @@ class LineWriter(logging.Handler):
             self._waiting.put(record)
 
     def _run(self) -> None:
-        while True:
-            first = self._waiting.get()
-            if first is None:
-                return
-            batch, ended = waiting_batch(self._waiting, first, self.MOST)
-            self._write(batch)
-            if ended:
-                return
+        take_batches(self._waiting, self.MOST, self._write)
 
     def _write(self, records: list[logging.LogRecord]) -> None:
         lines = []

@@ -52,7 +52,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from .batches import waiting_batch
+from .batches import take_batches
 from .records import (
     Conflict,
     DecisionRecord,
@@ -213,7 +213,9 @@ class HostStore:
         created = utcnow()
         with self._write() as conn:
             conn.execute(
-                insert(tournaments).values(id=tournament_id, name=name, join_code=join_code, created=created, host_id=self.host_id)
+                insert(tournaments).values(
+                    id=tournament_id, name=name, join_code=join_code, created=created, host_id=self.host_id
+                )
             )
             conn.execute(host_settings.delete().where(host_settings.c.key == self._current_key))
             conn.execute(insert(host_settings).values(key=self._current_key, value=tournament_id))
@@ -790,9 +792,7 @@ _SHEETS_THERE = select(
     revisions.c.round,
     revisions.c.table_no,
     revisions.c.written_by,
-).where(
-    revisions.c.sheet_id.in_(bindparam("ids", expanding=True))
-)
+).where(revisions.c.sheet_id.in_(bindparam("ids", expanding=True)))
 _INSERT_REVISION = insert(revisions)
 _CLAIMS_AT = select(table_claims).where(  # the batch's rounds only: every earlier round's claims were read too
     table_claims.c.tournament_id.in_(bindparam("ts", expanding=True))
@@ -960,14 +960,7 @@ class _GroupCommit:
         self.thread.join(timeout=30)
 
     def _run(self) -> None:
-        while True:
-            first = self.queue.get()
-            if first is None:
-                return
-            batch, stop = waiting_batch(self.queue, first, self.MAX_BATCH)
-            self._commit(batch)
-            if stop:
-                return
+        take_batches(self.queue, self.MAX_BATCH, self._commit)
 
     def _commit(self, batch: list[_Pending]) -> None:
         try:
