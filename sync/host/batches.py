@@ -4,6 +4,7 @@ on their way to a check process (``checking.py``) and the host's log lines (``lo
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
@@ -19,6 +20,26 @@ class _Takeable(Protocol[T]):
     def get(self) -> T | None: ...
     def get_nowait(self) -> T | None: ...
     def put(self, item: T | None) -> None: ...
+
+
+class Answered:
+    """A one-time signal from the thread that takes a batch to the thread that waits for its item's
+    answer: a lock held from the start and released once. ``threading.Event`` does the same with a
+    condition in Python code, several times the cost, paid twice for every sheet (issue 24)."""
+
+    __slots__ = ("_lock",)
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lock.acquire()
+
+    def set(self) -> None:
+        """The answer is there (call once)."""
+        self._lock.release()
+
+    def wait(self) -> None:
+        """Until ``set``."""
+        self._lock.acquire()
 
 
 def waiting_batch(waiting: _Queue[T], first: T, most: int) -> tuple[list[T], bool]:

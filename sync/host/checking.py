@@ -36,7 +36,7 @@ from scoring import RuleViolation, Sheet, UnknownRuleset, score_sheet
 from scoring.compare import Tally, tally
 
 from ..protocol import body_sha256
-from .batches import take_batches
+from .batches import Answered, take_batches
 from .http import json_body
 from .log import log
 
@@ -159,7 +159,7 @@ class _Waiting:
 
     def __init__(self, body: bytes, content_type: str | None) -> None:
         self.body, self.content_type = body, content_type
-        self.done = threading.Event()
+        self.done = Answered()
         self.found: Checked | None = None
 
 

@@ -6,6 +6,7 @@ import logging
 import queue
 import re
 import threading
+from contextlib import nullcontext
 from typing import TextIO
 
 from .batches import take_batches
@@ -49,17 +50,32 @@ class LineWriter(logging.Handler):
         self._thread = threading.Thread(target=self._run, name="tischblock-host-log", daemon=True)
         self._thread.start()
 
+    def handle(self, record: logging.LogRecord) -> bool:
+        """``logging.Handler.handle`` without the handler's lock around ``emit``: a sheet's thread only
+        queues its record, and that lock, taken by every sheet's thread for each line, cost three
+        times the line itself while sheets arrived together (21.6 against 7.0 µs with 8 threads)."""
+        passed = self.filter(record)
+        if isinstance(passed, logging.LogRecord):  # a filter may hand back another record (Python 3.12)
+            record = passed
+        if passed:
+            self.emit(record)
+        return bool(passed)
+
     def emit(self, record: logging.LogRecord) -> None:
-        # called with the handler's lock held (``Handler.handle``), as ``stop`` sets ``_stopped``
         if self._stopped:
-            self._write([record])
-        else:
-            self._waiting.put(record)
+            with self.lock or nullcontext():
+                self._write([record])
+            return
+        self._waiting.put(record)
+        if self._stopped:  # ``stop`` came in between and may have taken what was left already
+            self._write_leftover()
 
     def _run(self) -> None:
         take_batches(self._waiting, self.MOST, self._write)
 
     def _write(self, records: list[logging.LogRecord]) -> None:
+        if not records:
+            return
         lines = []
         for record in records:
             try:
@@ -76,9 +92,22 @@ class LineWriter(logging.Handler):
         """Write every line waiting and end the writer's thread (the host's end); later lines are
         written at once. Not ``close``: ``logging.config.dictConfig`` closes every handler there is,
         and uvicorn calls it at its start."""
-        with self.lock or threading.Lock():
-            if self._stopped:
-                return
-            self._stopped = True
-            self._waiting.put(None)
+        if self._stopped:
+            return
+        self._stopped = True
+        self._waiting.put(None)
+        self._write_leftover()
+
+    def _write_leftover(self) -> None:
+        """After ``stop``: once the writer's thread has ended, write what was queued behind its end."""
         self._thread.join(timeout=10)
+        with self.lock or nullcontext():
+            left = []
+            while True:
+                try:
+                    record = self._waiting.get_nowait()
+                except queue.Empty:
+                    break
+                if record is not None:
+                    left.append(record)
+            self._write(left)

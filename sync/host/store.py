@@ -52,7 +52,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from .batches import take_batches
+from .batches import Answered, take_batches
 from .records import (
     Conflict,
     DecisionRecord,
@@ -924,7 +924,7 @@ class _OwnTables:
 @dataclass
 class _Pending:
     new: NewRevision
-    done: threading.Event
+    done: Answered
     result: StoreResult | None = None
     error: BaseException | None = None
 
@@ -942,12 +942,12 @@ class _GroupCommit:
 
     def __init__(self, store: HostStore) -> None:
         self.store = store
-        self.queue: queue.Queue[_Pending | None] = queue.Queue()
+        self.queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="tischblock-host-writer", daemon=True)
         self.thread.start()
 
     def submit(self, new: NewRevision) -> StoreResult:
-        pending = _Pending(new, threading.Event())
+        pending = _Pending(new, Answered())
         self.queue.put(pending)
         pending.done.wait()
         if pending.error is not None:
