@@ -58,8 +58,8 @@ def test_bench_host_times_the_pure_steps_per_sheet() -> None:
 def test_bench_host_clocks_each_phase_of_taking_a_sheet() -> None:
     out = bench("--tables", "3", "--connections", "4", "--rounds", "1", "--transport", "http", "--phases")
     assert "6 sheets taken, CPU per sheet by phase (thread CPU time):" in out, out
-    phases = ("parse", "ruleset check", "tally", "stored form", "store (sheet thread)", "comparison")
-    phases += ("the rest of take_sheet", "commit (writer thread)", "event loop (HTTP, routing, hand-over)", "in all")
+    phases = ("parse", "ruleset check", "tally", "stored form", "comparison", "commit (writer thread)")
+    phases += ("event loop (HTTP, routing, the checks of device and table, the answer)", "in all")
     for phase in phases:
         assert re.search(rf"-?\d+\.\d{{3}} ms +-?[\d.]+% +{re.escape(phase)}\n", out), (phase, out)
     assert re.search(r"its check processes 0\.00 ms/sheet", out), out  # --phases: checked in the host itself

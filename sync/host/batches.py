@@ -3,6 +3,7 @@ on their way to a check process (``checking.py``) and the host's log lines (``lo
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import threading
 from collections.abc import Callable
@@ -40,6 +41,53 @@ class Answered:
     def wait(self) -> None:
         """Until ``set``."""
         self._lock.acquire()
+
+
+class Doorbell:
+    """Wakes the coroutines of one event loop from the threads that take batches (the check lanes, the
+    group commit): every answer given before the loop has woken is handed out in that one wake, so a
+    batch's answers cost the loop one ``call_soon_threadsafe``, not a worker thread woken per sheet
+    (issue 24)."""
+
+    __slots__ = ("_due", "_lock", "loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._lock = threading.Lock()
+        self._due: list[asyncio.Future[None]] = []
+
+    def ring(self, future: asyncio.Future[None]) -> None:
+        """``future`` is answered (from any thread): the loop sets it at its next wake."""
+        with self._lock:
+            self._due.append(future)
+            first = len(self._due) == 1
+        if first:
+            try:
+                self.loop.call_soon_threadsafe(self._answer)
+            except RuntimeError:  # the loop is closed (the host stopped): nobody waits any more
+                pass
+
+    def _answer(self) -> None:
+        with self._lock:
+            due, self._due = self._due, []
+        for future in due:
+            if not future.done():  # a waiting request cancelled meanwhile
+                future.set_result(None)
+
+
+class LoopAnswered:
+    """``Answered`` for a coroutine of ``bell``'s loop: ``set`` once from any thread, then ``await
+    answered.future`` returns."""
+
+    __slots__ = ("_bell", "future")
+
+    def __init__(self, bell: Doorbell) -> None:
+        self.future: asyncio.Future[None] = bell.loop.create_future()
+        self._bell = bell
+
+    def set(self) -> None:
+        """The answer is there (call once)."""
+        self._bell.ring(self.future)
 
 
 def waiting_batch(waiting: _Queue[T], first: T, most: int) -> tuple[list[T], bool]:

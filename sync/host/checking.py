@@ -28,7 +28,7 @@ import signal
 import threading
 import time
 import uuid
-from concurrent.futures import CancelledError, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 
@@ -36,7 +36,7 @@ from scoring import RuleViolation, Sheet, UnknownRuleset, score_sheet
 from scoring.compare import Tally, tally
 
 from ..protocol import body_sha256
-from .batches import Answered, take_batches
+from .batches import Answered, Doorbell, LoopAnswered, take_batches
 from .http import json_body
 from .log import log
 
@@ -153,13 +153,13 @@ batches of about 10 to 20 on two workers; a batch waits for no sheet that has no
 
 class _Waiting:
     """A sheet waiting for its check (``SheetChecker.check``): filled in by a lane, ``None`` where the
-    requesting thread checks it itself."""
+    requesting thread or coroutine checks it itself; ``done`` wakes it."""
 
     __slots__ = ("body", "content_type", "done", "found")
 
-    def __init__(self, body: bytes, content_type: str | None) -> None:
+    def __init__(self, body: bytes, content_type: str | None, done: Answered | LoopAnswered) -> None:
         self.body, self.content_type = body, content_type
-        self.done = Answered()
+        self.done = done
         self.found: Checked | None = None
 
 
@@ -271,19 +271,41 @@ class SheetChecker:
 
     def check(self, body: bytes, content_type: str | None) -> Checked:
         """``check_sheet(body, content_type)``, in a worker process when they run."""
-        waiting = _Waiting(body, content_type)
-        with self._lock:  # queued only while the lanes run: ``close`` answers what is queued before it
+        answered = Answered()
+        waiting = _Waiting(body, content_type, answered)
+        if not self._queue(waiting):
+            return check_sheet(body, content_type)
+        answered.wait()
+        found = self._answer(waiting)
+        return found if found is not None else check_sheet(body, content_type)
+
+    async def check_in_loop(self, body: bytes, content_type: str | None, bell: Doorbell, executor: Executor) -> Checked:
+        """``check`` for a coroutine in ``bell``'s event loop: it waits for its worker's answer in the
+        loop, woken with the other sheets of its batch (``Doorbell``), not in a thread of its own. A
+        sheet no worker checks is checked in ``executor``, off the loop."""
+        answered = LoopAnswered(bell)
+        waiting = _Waiting(body, content_type, answered)
+        if self._queue(waiting):
+            await answered.future
+            found = self._answer(waiting)
+            if found is not None:
+                return found
+        return await bell.loop.run_in_executor(executor, check_sheet, body, content_type)
+
+    def _queue(self, waiting: _Waiting) -> bool:
+        """Queue ``waiting`` for the lanes if they run (``close`` answers what is queued before it)."""
+        with self._lock:
             queued = self._ready and not self._closed
             if queued:
                 self._waiting.put(waiting)
-        if not queued:
-            return check_sheet(body, content_type)
-        waiting.done.wait()
+        return queued
+
+    @staticmethod
+    def _answer(waiting: _Waiting) -> Checked | None:
+        """A worker's answer with the body put back where it sent ``AS_SENT``; ``None``: check it here."""
         found = waiting.found
-        if found is None:
-            return check_sheet(body, content_type)
-        if found.refusal is None and found.canonical == AS_SENT:
-            return replace(found, canonical=body)
+        if found is not None and found.refusal is None and found.canonical == AS_SENT:
+            return replace(found, canonical=waiting.body)
         return found
 
     def _lane(self) -> None:

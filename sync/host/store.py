@@ -52,7 +52,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from .batches import Answered, take_batches
+from .batches import Answered, Doorbell, LoopAnswered, take_batches
 from .records import (
     Conflict,
     DecisionRecord,
@@ -343,6 +343,17 @@ class HostStore:
         if self._group is not None:
             return self._group.submit(new)
         return self._store_with_retry(new)
+
+    @property
+    def commits_in_groups(self) -> bool:
+        """Whether revisions are stored by the group commit (SQLite), so that ``store_revision_in_loop`` may be used."""
+        return self._group is not None
+
+    async def store_revision_in_loop(self, new: NewRevision, bell: Doorbell) -> StoreResult:
+        """``store_revision`` for a coroutine of ``bell``'s event loop (``commits_in_groups`` only): it
+        waits for the commit holding ``new`` in the loop, woken with the rest of its batch."""
+        assert self._group is not None, "only with the group commit (SQLite)"
+        return await self._group.submit_in_loop(new, bell)
 
     def _store_with_retry(self, new: NewRevision) -> StoreResult:
         for _ in range(3):
@@ -924,9 +935,16 @@ class _OwnTables:
 @dataclass
 class _Pending:
     new: NewRevision
-    done: Answered
+    done: Answered | LoopAnswered
     result: StoreResult | None = None
     error: BaseException | None = None
+
+    def answer(self) -> StoreResult:
+        """What the commit made of ``new`` (once ``done``): its result, or its error raised."""
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None
+        return self.result
 
 
 class _GroupCommit:
@@ -947,13 +965,19 @@ class _GroupCommit:
         self.thread.start()
 
     def submit(self, new: NewRevision) -> StoreResult:
-        pending = _Pending(new, Answered())
+        answered = Answered()
+        pending = _Pending(new, answered)
         self.queue.put(pending)
-        pending.done.wait()
-        if pending.error is not None:
-            raise pending.error
-        assert pending.result is not None
-        return pending.result
+        answered.wait()
+        return pending.answer()
+
+    async def submit_in_loop(self, new: NewRevision, bell: Doorbell) -> StoreResult:
+        """``submit`` for a coroutine of ``bell``'s loop, woken with its batch."""
+        answered = LoopAnswered(bell)
+        pending = _Pending(new, answered)
+        self.queue.put(pending)
+        await answered.future
+        return pending.answer()
 
     def stop(self) -> None:
         self.queue.put(None)
