@@ -24,7 +24,7 @@ from pydantic import Field
 
 from .engine import Score
 from .model import CLOSE, Frozen, Sheet
-from .numbering import line_label, numbering
+from .numbering import line_names
 from .registry import find_ruleset
 
 
@@ -91,15 +91,17 @@ def tally(sheet: Sheet, score: Score) -> Tally:
     key_of = {p.id: p.key for p in sheet.participants}
     keys = tuple(sorted(set(key_of.values())))
     ruleset = find_ruleset(sheet.ruleset.id)
-    called = numbering(sheet.entries, ruleset.counted_kinds(sheet))
+    place = {pid: keys.index(key) for pid, key in key_of.items()}  # where each participant's points go
+    empty = [0] * len(keys)
     games, labels, numbers = [], [], []
-    for line in score.lines:
+    for line, named in zip(score.lines, line_names(score.lines, ruleset.counted_kinds(sheet)), strict=True):
         if line.kind != CLOSE:
-            by_key = {key_of[pid]: value for pid, value in line.points.items()}
-            games.append(tuple(by_key.get(key, 0) for key in keys))
-            named = called.get(line.entry)
-            labels.append(line_label(called, line.entry))
-            numbers.append(named.game if named is not None else None)
+            row = empty.copy()
+            for pid, value in line.points.items():
+                row[place[pid]] = value
+            games.append(tuple(row))
+            labels.append(named.label)
+            numbers.append(named.game)
     totals = []
     for label, points in ruleset.paper_totals(sheet, score):
         by_key = {key_of[pid]: value for pid, value in points.items()}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from .engine import RuleViolation, Score, effective_entries
+from .engine import Line, RuleViolation, Score, effective_entries
 from .messages import kind_label
 from .model import CLOSE, CORRECTION, VOID, Entry, Sheet
 from .registry import find_ruleset
@@ -54,14 +54,32 @@ def numbering(entries: Sequence[Entry], game_kinds: Collection[str]) -> dict[int
         kind = effective.get(number)
         if kind is None:  # struck out
             numbered[number] = Numbered(entry=number, game=None, label=f"Gestrichen: {kind_label(entry.kind)}{_after(games)}")
-        elif kind == CLOSE:
-            numbered[number] = Numbered(entry=number, game=None, label="Abschluss")
-        elif kind in game_kinds:
-            games += 1
-            numbered[number] = Numbered(entry=number, game=games, label=f"{games}. {kind_label(kind)}")
         else:
-            numbered[number] = Numbered(entry=number, game=None, label=f"{kind_label(kind)}{_after(games)}")
+            numbered[number], games = _named(number, kind, games, game_kinds)
     return numbered
+
+
+def _named(number: int, kind: str, games: int, game_kinds: Collection[str]) -> tuple[Numbered, int]:
+    """What the sheet calls log entry ``number`` that counts with ``kind`` after ``games`` counted
+    games; and the count of games after it."""
+    if kind == CLOSE:
+        return Numbered(entry=number, game=None, label="Abschluss"), games
+    if kind in game_kinds:
+        games += 1
+        return Numbered(entry=number, game=games, label=f"{games}. {kind_label(kind)}"), games
+    return Numbered(entry=number, game=None, label=f"{kind_label(kind)}{_after(games)}"), games
+
+
+def line_names(lines: Sequence[Line], game_kinds: Collection[str]) -> list[Numbered]:
+    """What ``numbering`` calls the entry of each of a score's ``lines``, in their order, read from the
+    lines themselves (each an effective entry, in the log's order, with its latest kind) instead of
+    resolving the log again: the comparison names every line of every sheet a host takes (issue 24)."""
+    names = []
+    games = 0
+    for line in lines:
+        named, games = _named(line.entry, line.kind, games, game_kinds)
+        names.append(named)
+    return names
 
 
 def line_label(called: Mapping[int, Numbered], entry: int) -> str:

@@ -7,7 +7,7 @@ import json
 
 from scoring import Entry, Replacement, Sheet, all_rulesets, find_ruleset
 from scoring.engine import RuleViolation
-from scoring.numbering import next_label, numbering, refusal_text
+from scoring.numbering import line_names, next_label, numbering, refusal_text
 
 from .conftest import DATA, ROOT
 from .test_watten import WATTEN, game, new_sheet, play, to_13
@@ -141,3 +141,28 @@ def test_the_status_under_the_headline_does_not_say_again_what_it_shows() -> Non
     sheet = Sheet.model_validate_json((EXAMPLES / "doppelkopf-turnier.json").read_bytes())
     score = doppelkopf.score(sheet)
     assert doppelkopf.status_beside_headline(sheet, score) == score.status.messages
+
+
+def test_line_names_are_what_numbering_calls_each_line_at_every_prefix_of_every_sheet() -> None:
+    """``line_names`` (the comparison's way: from a score's lines) names every line as ``numbering``
+    (from the log: corrections, Streichungen, events, the close) does, on every data sheet and
+    example cut after every entry, the game numbers too."""
+    paths = sorted(DATA.glob("*/*.json")) + [p for p in sorted(EXAMPLES.glob("*.json")) if not p.name.endswith(".score.json")]
+    named_lines = 0
+    corrected = 0
+    for path in paths:
+        case = json.loads(path.read_text(encoding="utf-8"))
+        sheet = Sheet.model_validate(case.get("sheet", case))
+        ruleset = find_ruleset(sheet.ruleset.id)
+        for cut in range(1, len(sheet.entries) + 1):
+            prefix = sheet.model_copy(update={"entries": sheet.entries[:cut]})
+            try:
+                score = ruleset.score(prefix)
+            except RuleViolation:
+                continue
+            kinds = ruleset.counted_kinds(prefix)
+            called = numbering(prefix.entries, kinds)
+            assert line_names(score.lines, kinds) == [called[line.entry] for line in score.lines], (path.name, cut)
+            named_lines += len(score.lines)
+            corrected += any(line.corrected_by for line in score.lines)
+    assert named_lines > 1000 and corrected > 10, (named_lines, corrected)
