@@ -321,8 +321,9 @@ def test_ctrl_c_while_the_check_processes_start_leaves_no_traceback(tmp_path: Pa
     try:
         wait_for("die Prüf-Prozesse laufen an", lambda: len(_workers(host.pid)) == 2)
         os.killpg(host.pid, signal.SIGINT)
-        assert host.wait(30) == 0
+        code = host.wait(30)
         text = log.read_text(encoding="utf-8")
+        assert code == 0, f"exit {code}; the host printed:\n{text}"
         assert "Host beendet." in text and "Traceback" not in text and "KeyboardInterrupt" not in text, text
     finally:
         if host.poll() is None:
