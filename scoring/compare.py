@@ -93,19 +93,21 @@ def tally(sheet: Sheet, score: Score) -> Tally:
     ruleset = find_ruleset(sheet.ruleset.id)
     place = {pid: keys.index(key) for pid, key in key_of.items()}  # where each participant's points go
     empty = [0] * len(keys)
+
+    def by_key(points: Mapping[str, int]) -> tuple[int, ...]:
+        """``points`` (by participant id) in the order of ``keys``; 0 for a key without points."""
+        row = empty.copy()
+        for pid, value in points.items():
+            row[place[pid]] = value
+        return tuple(row)
+
     games, labels, numbers = [], [], []
     for line, named in zip(score.lines, line_names(score.lines, ruleset.counted_kinds(sheet)), strict=True):
         if line.kind != CLOSE:
-            row = empty.copy()
-            for pid, value in line.points.items():
-                row[place[pid]] = value
-            games.append(tuple(row))
+            games.append(by_key(line.points))
             labels.append(named.label)
             numbers.append(named.game)
-    totals = []
-    for label, points in ruleset.paper_totals(sheet, score):
-        by_key = {key_of[pid]: value for pid, value in points.items()}
-        totals.append((label, tuple(by_key.get(key, 0) for key in keys)))
+    totals = [(label, by_key(points)) for label, points in ruleset.paper_totals(sheet, score)]
     return Tally(
         ruleset=sheet.ruleset.id,
         writer=_writer(sheet, None),
