@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -247,19 +246,15 @@ def cmd_host(args: argparse.Namespace) -> int:
         setup.store.close()
         return 0
     print("Der Host läuft; beenden mit Strg-C.", flush=True)
-    # Started with Ctrl-C ignored (a background job of a shell script inherits that, and Python keeps
-    # it), the host still ended on SIGINT, as uvicorn handles it itself, but uvicorn then raised it
-    # again into the ignored handler and the host ended without "Host beendet.". Ctrl-C ends it either way.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        serve(
-            setup,
-            wrong_codes_per_minute=args.wrong_codes_per_minute,
-            wrong_passwords_per_minute=args.wrong_passwords_per_minute,
-            check_processes=args.check_processes,
-        )
-    except KeyboardInterrupt:  # Strg-C: uvicorn has shut down gracefully and raises it again
-        print("Host beendet.", flush=True)
+    # Ctrl-C ends it also when it was started with Ctrl-C ignored (a background job of a shell script
+    # inherits that): ``serve`` takes SIGINT over with a handler of its own (``CtrlC``).
+    serve(
+        setup,
+        wrong_codes_per_minute=args.wrong_codes_per_minute,
+        wrong_passwords_per_minute=args.wrong_passwords_per_minute,
+        check_processes=args.check_processes,
+    )
+    print("Host beendet.", flush=True)
     return 0
 
 
@@ -375,6 +370,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as error:
         print(f"Fehler: {one_line(str(error))}", file=sys.stderr)
         return error.code
+    except KeyboardInterrupt:  # Strg-C at a question (the organizer's password) or during a long command
+        print("Abgebrochen (Strg-C).", file=sys.stderr)
+        return 130
     except ValueError as error:  # RuleViolation, UnknownRuleset, a refused value: the message says what and where
         print(f"Fehler: {explain(error)}", file=sys.stderr)
         return 1
