@@ -128,9 +128,12 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
     Chromium CPU s) each."""
     kind, _, value = variant.partition("=")
     args = [a for a in CHROMIUM_ARGS if not (kind == "drop" and a == value)] + ([value] if kind == "arg" else [])
-    data = tempfile.mkdtemp(prefix="tischblock-bench-browser-")
     rows: list[tuple[str, int, float]] = []
-    with running_app(env={"TISCHBLOCK_DATA_DIR": data}) as url, sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory(prefix="tischblock-bench-browser-") as data,
+        running_app(env={"TISCHBLOCK_DATA_DIR": data}) as url,
+        sync_playwright() as playwright,
+    ):
         before = set(_chromium_processes())
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         try:
@@ -201,9 +204,12 @@ def page_starts(count: int) -> dict[str, list[float]]:
     screen is shown and three seconds after (WebAssembly's optimizing compiler runs on after it)."""
     from tests.browser import persistent_chromium
 
-    data = tempfile.mkdtemp(prefix="tischblock-bench-browser-")
     found: dict[str, list[float]] = {}
-    with running_app(env={"TISCHBLOCK_DATA_DIR": data}) as url, sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory(prefix="tischblock-bench-browser-") as data,
+        running_app(env={"TISCHBLOCK_DATA_DIR": data}) as url,
+        sync_playwright() as playwright,
+    ):
         for way in ("off the record", "profile"):
             before = set(_chromium_processes())
             with tempfile.TemporaryDirectory(prefix="tischblock-bench-profile-") as profile, ExitStack() as stack:
