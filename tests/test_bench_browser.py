@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,25 +17,30 @@ BENCH = Path(__file__).resolve().parent.parent / "bench" / "browser.py"
 pytestmark = pytest.mark.browser
 
 
-def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The bench with ``args``, its temporary files under ``tmp_path``; it leaves none of its own there."""
-    env = {**os.environ, "TMPDIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, str(BENCH), *args], check=False, capture_output=True, text=True, timeout=600, env=env)
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("tischblock-bench-")]
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    """The bench with ``args``, its temporary files in a folder of their own; it leaves none of its own there.
+
+    A short folder under the system's: Chromium's socket path in a pytest ``tmp_path`` is too long."""
+    with tempfile.TemporaryDirectory(prefix="tb-") as folder:
+        env = {**os.environ, "TMPDIR": folder}
+        done = subprocess.run(
+            [sys.executable, str(BENCH), *args], check=False, capture_output=True, text=True, timeout=600, env=env
+        )
+        assert not [p.name for p in Path(folder).iterdir() if p.name.startswith("tischblock-bench-")]
     return done
 
 
-def test_bench_browser_runs_with_tiny_numbers(tmp_path: Path) -> None:
+def test_bench_browser_runs_with_tiny_numbers() -> None:
     require_chromium()
-    done = _run(tmp_path, "--actions", "2", "--settle", "0", "--variant", "fps=20")
+    done = _run("--actions", "2", "--settle", "0", "--variant", "fps=20")
     assert done.returncode == 0, done.stderr
     assert "tap 'Neues Blatt'" in done.stdout and "tap 'Watten (Turnier)'" in done.stdout
     assert "as a ratio of the plain run's" in done.stdout
     assert "fps=20" in done.stdout and "1.00x" in done.stdout
 
 
-def test_bench_browser_measures_page_starts(tmp_path: Path) -> None:
+def test_bench_browser_measures_page_starts() -> None:
     require_chromium()
-    done = _run(tmp_path, "--loads", "1")
+    done = _run("--loads", "1")
     assert done.returncode == 0, done.stderr
     assert "off the record" in done.stdout and "profile" in done.stdout and "median after the first" in done.stdout
