@@ -1,6 +1,6 @@
 """What one screen action of the browser tests costs Chromium, plainly and in the variants tried (issue 24).
 
-    python bench/browser.py [--variant warp=1] [--variant fps=10] [--variant touch] [--variant arg=--in-process-gpu]
+    python bench/browser.py [--variant warp=1] [--variant fps=10] [--variant mouse] [--variant arg=--in-process-gpu]
         [--variant renderer=canvaskit] [--variant cpu-only] [--variant threads] [--rounds 1] [--per-action]
     python bench/browser.py --loads 5
 
@@ -18,7 +18,7 @@ times; the figures are each variant's Chromium CPU for the same actions as a rat
 - ``warp=F``: Flutter's animations F times as fast as the clock (``TIME_WARP`` in ``tests/browser.py``;
   the tests run at ``TIME_WARP_FACTOR``, 100; ``warp=1``: at the clock's pace, as before 28 Nov).
 - ``fps=N``: ``requestAnimationFrame`` held to N frames a second (an init script): is it the frames?
-- ``touch``: taps as touches instead of mouse clicks.
+- ``mouse``: taps as mouse clicks instead of touches (the tests' phone pages take touches, ``finger``).
 - ``arg=FLAG``: one more Chromium flag (``--in-process-gpu``, ``--enable-features=SkiaGraphite``, ...).
 - ``drop=FLAG``: one of the tests' flags left out (``--disable-gpu``: GPU compositing on SwiftShader).
 - ``renderer=canvaskit`` or ``renderer=skwasm``: Flutter's web renderer forced (an init script adds it
@@ -84,6 +84,14 @@ FIRST_GAME = """Array.from(document.querySelectorAll('flt-semantics[role=button]
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def _parent(pid: int) -> int:
+    """``pid``'s parent (0 for a process that just ended)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _chromium_processes() -> dict[int, tuple[int, bool]]:
     """Every Chromium process: its parent and whether it is a browser process (no ``--type=``)."""
     found: dict[int, tuple[int, bool]] = {}
@@ -92,13 +100,20 @@ def _chromium_processes() -> dict[int, tuple[int, bool]]:
             continue
         try:
             command = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
-            if not command or b"chromium" not in command[0]:
-                continue
-            parent = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):  # a process that just ended
+        except OSError:  # a process that just ended
             continue
-        found[int(entry)] = (parent, not any(part.startswith(b"--type=") for part in command))
+        if command and b"chromium" in command[0]:
+            found[int(entry)] = (_parent(int(entry)), not any(part.startswith(b"--type=") for part in command))
     return found
+
+
+def _launched_chromium(before: set[int]) -> int:
+    """The browser process of the Chromium this process just launched: new since ``before``, and started
+    by this process's Playwright driver (another bench or test may launch one at the same time)."""
+    me = os.getpid()
+    return next(
+        pid for pid, (parent, top) in _chromium_processes().items() if top and pid not in before and _parent(parent) == me
+    )
 
 
 def _cpu_seconds(root: int) -> float:
@@ -137,9 +152,9 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
         before = set(_chromium_processes())
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         try:
-            root = next(pid for pid, (_, top) in _chromium_processes().items() if top and pid not in before)
+            root = _launched_chromium(before)
             scale = {"device_scale_factor": float(value)} if kind == "dsf" else {}
-            context = browser.new_context(viewport=PHONE, has_touch=kind == "touch", **scale)
+            context = browser.new_context(viewport=PHONE, has_touch=kind != "mouse", **scale)
             if kind == "fps":
                 context.add_init_script(HOLD_FPS.replace("MIN_MS", str(1000 / float(value))))
             if kind == "renderer":
@@ -156,8 +171,6 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
             wait_for_text(page, "Noch kein Blatt", 30_000)
             RENDERERS[variant or "plain"] = f"{page.evaluate(WHICH_RENDERER)}, {len(page.workers)} worker(s)"
             taps = Taps(page)
-            if kind == "touch":
-                taps.page = _Touching(page)
 
             def type_(label: str, text: str) -> Callable[[], object]:
                 return lambda: taps.type(label, text)
@@ -219,7 +232,7 @@ def page_starts(count: int) -> dict[str, list[float]]:
                     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                     stack.callback(browser.close)
                     opener = browser
-                root = next(pid for pid, (_, top) in _chromium_processes().items() if top and pid not in before)
+                root = _launched_chromium(before)
                 for _ in range(count):
                     cpu = _cpu_seconds(root)
                     page = with_editing_probe(opener.new_page())
@@ -233,42 +246,13 @@ def page_starts(count: int) -> dict[str, list[float]]:
     return found
 
 
-class _Touching:
-    """A page whose locators tap (touch) where the tests click."""
-
-    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
-        self._page = page
-
-    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
-        return getattr(self._page, name)
-
-    def get_by_role(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        locator = self._page.get_by_role(*args, **kwargs)
-        return _TouchLocator(locator)
-
-
-class _TouchLocator:
-    def __init__(self, locator) -> None:  # type: ignore[no-untyped-def]
-        self._locator = locator
-
-    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
-        return getattr(self._locator, name)
-
-    @property
-    def first(self) -> _TouchLocator:
-        return _TouchLocator(self._locator.first)
-
-    def click(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        self._locator.tap(**kwargs)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--variant",
         action="append",
         default=[],
-        help="fps=N, touch, arg=FLAG, drop=FLAG, renderer=NAME, cpu-only, threads or dsf=X (repeatable)",
+        help="fps=N, mouse, arg=FLAG, drop=FLAG, renderer=NAME, cpu-only, threads or dsf=X (repeatable)",
     )
     parser.add_argument("--per-action", action="store_true", help="each variant's actions in round 1, not only the plain run's")
     parser.add_argument("--rounds", type=int, default=1, help="baseline and variants this many times, in turn")
@@ -289,7 +273,7 @@ def main() -> None:
         return
     for variant in args.variant:
         kind = variant.partition("=")[0]
-        if kind not in ("warp", "fps", "touch", "arg", "drop", "renderer", "cpu-only", "dsf", "threads"):
+        if kind not in ("warp", "fps", "mouse", "arg", "drop", "renderer", "cpu-only", "dsf", "threads"):
             parser.error(f"unknown variant {variant!r}")
     print(f"load average at the start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
     totals: dict[str, list[float]] = {"plain": []}

@@ -189,7 +189,8 @@ def chromium_and_watch(
     if profile is None:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
     else:
-        launched = playwright.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=args)
+        # A phone's screen takes touches (``Taps.tap`` taps with a finger where the page can be touched)
+        launched = playwright.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=args, has_touch=True)
         for page in launched.pages:  # the blank page a profile opens with
             page.close()
     watch = RendererWatch(port, **watching)
@@ -944,6 +945,26 @@ NEXT_FRAME = """limit => new Promise(done => {
 })"""
 
 
+_touchable: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+
+def finger(page, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
+    """Tap at ``x``, ``y`` as a player does: with a finger on a page that takes touches (the phone pages of
+    ``PhoneBrowser``), with the mouse elsewhere (the organizer's pages, a plain context).
+
+    A finger does not hover. The mouse's click first moved the pointer there, and Flutter drew the
+    hover of the control it entered, and again of the control under the resting pointer once the answer
+    had re-laid the screen out: a tap of the 32-game Schafkopf walk drew 8.5 frames with the mouse
+    and 6.1 with a finger (WebGL draw calls 10089 against 7018 for 48 taps, 29 Nov)."""
+    touchable = _touchable.get(page)
+    if touchable is None:
+        touchable = _touchable[page] = bool(page.evaluate("navigator.maxTouchPoints > 0"))
+    if touchable:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
 class Taps:
     """Drives a page and counts what a player does: a tap on a control, or one value typed, counts one."""
 
@@ -963,7 +984,7 @@ class Taps:
         try:
             locator.first.wait_for(timeout=patient(timeout))
             still = stand_still(self.page, locator.first, name, patient(timeout))
-            self.page.mouse.click(still.x, still.y)  # where it stands still, with nothing over it
+            finger(self.page, still.x, still.y)  # where it stands still, with nothing over it
         except PlaywrightError as error:
             raise waited(self.page, f"no {role} named {name!r} to tap", error) from None
         self.count += 1
