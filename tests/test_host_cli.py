@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import requests
 
 from cli import main
+from sync.client import PinnedAdapter
 from sync.host.store import HostStore
 from sync.protocol import JoinLine
 
@@ -154,6 +156,30 @@ def test_ctrl_c_in_code_made_from_a_string_during_the_start_ends_the_host_with_0
     assert (done.returncode, done.stdout.splitlines()[-1]) == (0, "Host beendet."), (done.returncode, done.stdout, done.stderr)
     assert "Traceback" not in done.stdout + done.stderr
     assert "Uvicorn running" not in done.stderr and "Started server" not in done.stderr  # it never served
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
+def test_a_phones_idle_connection_does_not_hold_the_hosts_stop(tmp_path: Path, stop: signal.Signals) -> None:
+    """A phone keeps its TLS connection open between two sheets. At the host's stop uvicorn closed it and
+    waited for the phone's close_notify, which never came: each stop with a phone connected waited out
+    the graceful timeout and printed "ERROR: Cancel 0 running task(s), timeout graceful shutdown
+    exceeded" (``sync.host.run.PromptClose``)."""
+    running = RunningHost(tmp_path, free_port())
+    running.start()
+    assert running.fingerprint is not None
+    phone = requests.Session()
+    phone.mount("https://", PinnedAdapter(running.fingerprint))
+    try:
+        assert phone.get(f"{running.url}/api/v1/info", timeout=10).status_code == 200  # the connection stays open, idle
+        assert running.process is not None
+        running.process.send_signal(stop)
+        running.process.wait(30)
+        terminal = running.terminal()
+        assert "graceful shutdown exceeded" not in terminal and "ERROR" not in terminal, terminal
+        assert "Traceback" not in terminal
+    finally:
+        phone.close()
+        running.stop()
 
 
 def test_the_host_serves_from_postgresql(postgres_server: PostgresServer, tmp_path: Path) -> None:

@@ -22,6 +22,11 @@ from pathlib import Path
 import segno
 import uvicorn
 
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _UvicornHTTP
+except ImportError:  # without httptools uvicorn speaks HTTP with h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _UvicornHTTP  # type: ignore[assignment]
+
 from ..protocol import JoinLine
 from .app import create_app
 from .checking import SheetChecker, default_check_processes
@@ -238,6 +243,7 @@ def serve(
                 log_level="warning",
                 timeout_graceful_shutdown=5,
                 server_header=False,
+                http=PromptClose,
             )
             server = uvicorn.Server(config)
             ctrl_c.server = server
@@ -250,6 +256,24 @@ def serve(
     finally:
         lines.stop()  # every line written before the interpreter ends (also on Ctrl-C during the start)
         signal.signal(signal.SIGINT, previous)
+
+
+class PromptClose(_UvicornHTTP):
+    """uvicorn's HTTP protocol (httptools or h11, as uvicorn picks it), but a connection that waits for
+    its next request is dropped at once when the host shuts down.
+
+    uvicorn closes such a connection, and closing a TLS connection waits for the client's answer to its
+    close_notify. A phone idling on a keep-alive connection never sends it, so every Strg-C or SIGTERM
+    with a phone connected took uvicorn's whole graceful timeout (5 s) and printed "ERROR: Cancel 0
+    running task(s), timeout graceful shutdown exceeded" in the organizer's terminal. The phone loses
+    nothing: its next request connects again (to the next host start). A request still running is
+    finished first, as before."""
+
+    def shutdown(self) -> None:
+        if self.cycle is None or self.cycle.response_complete:
+            self.transport.abort()
+        else:
+            super().shutdown()
 
 
 class CtrlC:
