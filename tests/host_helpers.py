@@ -46,8 +46,8 @@ def pinned_session(fingerprint: str | None) -> requests.Session:
 
 def close_sessions() -> None:
     """Close the connections of every session ``pinned_session`` handed out (each stays usable and
-    connects again when used). Called before a host is stopped: a keep-alive TLS connection left
-    open makes the host's graceful shutdown wait its full 5 s for it."""
+    connects again when used). Called before a host is stopped, as a phone's app closes its client
+    (the host drops an idle connection at its stop anyway: ``sync.host.run.PromptClose``)."""
     for session in list(_SESSIONS):
         session.close()
 

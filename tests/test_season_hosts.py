@@ -88,14 +88,8 @@ def halls(postgres_server: PostgresServer, tmp_path: Path) -> Iterator[tuple[str
         assert errors == [], errors
         yield url, a, b
     finally:
-        # Both at once: a host's graceful stop waits up to 5 s for a client's keep-alive connection
-        # (the phones' HostClients are closed, yet a few stay open), and one after the other that
-        # was 10 s of the suite's time; stopped together it is 5.
-        stops = [threading.Thread(target=h.stop) for h in (a, b)]
-        for t in stops:
-            t.start()
-        for t in stops:
-            t.join()
+        for host in (a, b):
+            host.stop()
 
 
 @pytest.fixture
