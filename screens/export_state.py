@@ -25,7 +25,6 @@ from scoring import Sheet, find_ruleset, score_sheet
 from scoring.csv_export import games_csv
 from scoring.limits import MAX_BACKUP_BYTES
 from scoring.messages import SheetInputError, explain
-from scoring.printout import sheet_pdf
 from scoring.sheetfile import parse_sheet
 from storage import BackupError, ImportOutcome, SheetStore, StorageError, StoredSheet, import_backup, read_backup
 from storage.backup import backup_document
@@ -77,6 +76,8 @@ def sheet_export(sheet: Sheet, kind: Kind) -> ExportFile:
     label, mime = KINDS[kind]
     stem = file_stem(sheet)
     if kind == "pdf":
+        from scoring.printout import sheet_pdf
+
         return ExportFile(f"tischliste-{stem}.pdf", mime, sheet_pdf(sheet), label)
     if kind == "csv":
         return ExportFile(f"spiele-{stem}.csv", mime, games_csv([sheet]).encode("utf-8-sig"), label)

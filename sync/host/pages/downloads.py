@@ -1,8 +1,8 @@
 """The printable downloads of the organizer's pages: results list, draw, a round's Tischlisten and the Startkarten as PDF.
 
-The PDFs are made by ``scoring/printout.py`` (fpdf2); this module only picks what goes in them from
-``Desk``: the standings as they stand, the draw of a round, and per table of a round the sheet the
-standings count (or, where no phone has sent one yet, the table's empty sheet to fill in by hand).
+The PDFs are made by ``scoring/printout.py`` (fpdf2), imported where a PDF is made (see its docstring);
+this module only picks what goes in them from ``Desk``: the standings as they stand, the draw of a round,
+and per table of a round the sheet the standings count (or, where no phone has sent one yet, the table's empty sheet to fill in by hand).
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ import segno
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from scoring import Sheet, printout
+from scoring import Sheet
 from scoring.draw import sheet_for
-from scoring.printout import table_pdf
-from scoring.startkarten import LAYOUTS, Startkarte, startkarten_pdf
 
 from ...protocol import JoinLine
 from ..desk import DeskError
@@ -36,6 +34,7 @@ def _title_and_subtitle(pages: Pages) -> tuple[str, str]:
 
 
 def results_pdf(pages: Pages) -> bytes:
+    from scoring.printout import table_pdf
 
     desk = pages.desk()
     standings = desk.standings()
@@ -48,7 +47,7 @@ def results_pdf(pages: Pages) -> bytes:
 
 
 def draw_pdf(pages: Pages, round: int) -> bytes:
-
+    from scoring.printout import table_pdf
 
     desk = pages.desk()
     plan = desk.plan()
@@ -93,7 +92,7 @@ def round_sheets(pages: Pages, round: int) -> list[Sheet]:
 
 
 def tischlisten_pdf(pages: Pages, round: int) -> bytes:
-    make = printout.tischlisten_pdf
+    from scoring.printout import tischlisten_pdf as make
 
     desk = pages.desk()
     name, date = _title_and_subtitle(pages)
@@ -104,6 +103,8 @@ def tischlisten_pdf(pages: Pages, round: int) -> bytes:
 
 def startkarten(pages: Pages, base_url: str, per_page: int) -> bytes:
     """Every entrant's Startkarte: the QR code holds the join line with its Startnummer and secret."""
+    from scoring.startkarten import Startkarte, startkarten_pdf
+
     desk = pages.desk()
     tournament = desk.tournament()
     url, fingerprint = pages.state.address or (base_url.rstrip("/"), None)
@@ -125,6 +126,8 @@ def install_pdf_downloads(router: APIRouter, pages: Pages) -> None:
 
     @router.get(f"{PREFIX}/export/startkarten.pdf")
     def cards(request: Request, je_seite: Annotated[int, Query(ge=1, le=8)] = 1) -> Response:
+        from scoring.startkarten import LAYOUTS
+
         if je_seite not in LAYOUTS:
             raise DeskError(f"{je_seite} Startkarten je Seite gibt es nicht: 1, 2, 4 oder 8")
         body = startkarten(pages, str(request.base_url), je_seite)

@@ -15,7 +15,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.datastructures import FormData
 
 from scoring import all_rulesets
-from scoring.printout import table_pdf
 from scoring.season import DEFAULT_SCHEME, SEASONS_NOT_IN_RULES, SeasonStandings, season_csv
 
 from ..http import SlugPath
@@ -160,6 +159,8 @@ class SeasonPages:
 
 def season_pdf(name: str, standings: SeasonStandings) -> bytes:
     """The notice-board list: the ranking with each player's counted and struck results, the scheme and the note."""
+    from scoring.printout import table_pdf
+
     columns = ["Platz", "Spieler", "Punkte", "Teiln.", "Siege", "Gezählt", "Gestrichen"]
     rows: list[list[str | int]] = [
         [cells[0], cells[1], cells[2], cells[3], cells[4], cells[6] or "–", cells[7] or "–"] for cells in standings.table()
