@@ -690,16 +690,35 @@ def _type_into(page, label: str, text: str, timeout: float) -> None:  # type: ig
         )
     field = page.get_by_role("textbox", name=label, exact=True).first
     field.wait_for(timeout=timeout)
-    for _ in range(3):
-        stand_still(page, field, label, timeout)
-        field.click()
+    tries: list[str] = []
+    for attempt in range(1, 4):
+        still = stand_still(page, field, label, timeout)
+        # Tapped where it stands still, as ``Taps.tap`` does: Playwright's own click checks the spot
+        # again, and where another node is there by then (a redraw under way) it scrolls the page to
+        # try elsewhere, which moves Flutter's list under the finger. Under three workers (29 Nov) the
+        # tap on "Mannschaft 2: Name" three times opened "Turnier", a page further down, instead.
+        finger(page, still.x, still.y)
         if not page.evaluate(EDITING_WITHIN_FRAMES, [label, 30, timeout]):
-            continue  # the tap did not open the field (it was redrawn under the finger): tap again
+            # the tap did not open the field (it was redrawn under the finger): tap again
+            tries.append(f"tap {attempt} at ({still.x:.0f}, {still.y:.0f}) opened {_focused(page)}")
+            continue
         field.fill(text)
         if page.evaluate(HOLDS_WITHIN_FRAMES, [label, text, 30, timeout]):
             return
         # The field was redrawn while typing (the app answered an earlier tap): type it again.
-    raise ScreenAssertionError(f"the field {label!r} did not take {text!r}. {what_the_screen_shows(page)}")
+        tries.append(f"tap {attempt} opened it, then {_focused(page)} had the focus")
+    raise ScreenAssertionError(f"the field {label!r} did not take {text!r} ({'; '.join(tries)}). {what_the_screen_shows(page)}")
+
+
+def _focused(page) -> str:  # type: ignore[no-untyped-def]
+    """For a failure message: the field that has the focus, and what it holds."""
+    return str(
+        page.evaluate(
+            """() => { const e = document.activeElement;
+                 return !e || e === document.body ? 'no field' : `${JSON.stringify(e.getAttribute('aria-label'))}`
+                   + (e.value === undefined ? '' : ` holding ${JSON.stringify(e.value)}`); }"""
+        )
+    )
 
 
 HOLDS_WITHIN_FRAMES = """([label, text, frames, limit]) => new Promise(done => {
