@@ -27,6 +27,7 @@ Flutter draws on a canvas; its semantics tree mirrors every control as a positio
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .browser import PHONE, drew_no_frame, next_frame, over_the_list, patient, wait_until
@@ -93,7 +94,7 @@ _READ = """async ([EDGE, TOP, LIST, SLACK]) => {
         && LIST.every(t => Math.abs(r.y - t) >= 1.5),  // not starting at a list's top: maybe cut there
     });
   }
-  return out;
+  return JSON.stringify(out);  // one string: Playwright hands each value of an object over one by one
 }"""
 
 EDGE = 80
@@ -163,7 +164,7 @@ def _look(
     Nodes ending within ``edge`` of the screen's foot are left out too (maybe cut by the list's edge).
     Third: the top of the highest node this check reads that reaches below that (not seen whole yet) and
     starts below ``top``; None if there is none."""
-    nodes = page.evaluate(_READ, [edge, top, list(list_tops), DRAWN_SLACK])
+    nodes = json.loads(page.evaluate(_READ, [edge, top, list(list_tops), DRAWN_SLACK]))
     foot = (page.viewport_size or PHONE)["height"] - edge
     ahead = [
         n["y"]
