@@ -1,8 +1,10 @@
 """The printable downloads of the organizer's pages: results list, draw, a round's Tischlisten and the Startkarten as PDF.
 
-The PDFs are made by ``scoring/printout.py`` (fpdf2), imported where a PDF is made (see its docstring);
-this module only picks what goes in them from ``Desk``: the standings as they stand, the draw of a round,
-and per table of a round the sheet the standings count (or, where no phone has sent one yet, the table's empty sheet to fill in by hand).
+The PDFs are made by ``scoring/printout.py`` (fpdf2), imported in the function that makes one: fpdf2 is
+a quarter second of the host's start (``LATE`` in ``tests/test_quality.py``). This module only picks
+what goes in them from ``Desk``: the standings as they stand, the draw of a round, and per table of a
+round the sheet the standings count (or, where no phone has sent one yet, the table's empty sheet to
+fill in by hand).
 """
 
 from __future__ import annotations
