@@ -6,7 +6,7 @@ Each phase's CPU time is measured in the thread that runs it (``time.thread_time
 that waits (for the interpreter lock, the disk, the group commit) is not charged for the wait and no
 sampling decides where a thread was. The phases, per arriving sheet:
 
-- **parse**: the body as a ``Sheet`` (``json_body``);
+- **parse**: the body as a ``Sheet`` (``parse_json_body``);
 - **ruleset check**: ``score_sheet``, the ruleset replaying the whole log;
 - **tally**: what the comparison keeps of the sheet (``scoring/compare.py``);
 - **stored form**: the canonical JSON and its SHA-256;
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scoring.model import Sheet  # noqa: E402
-from sync.host import checking, desk, phone_api, store  # noqa: E402
+from sync.host import check_work, desk, phone_api, store  # noqa: E402
 
 spent: defaultdict[str, float] = defaultdict(float)
 sheets = [0]
@@ -114,10 +114,10 @@ def counted_in_loop(take: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-checking.json_body = clocked("parse", checking.json_body)
-checking.score_sheet = clocked("ruleset check", checking.score_sheet)
-checking.tally = clocked("tally", checking.tally)
-checking.body_sha256 = clocked("stored form", checking.body_sha256)
+check_work.parse_json_body = clocked("parse", check_work.parse_json_body)
+check_work.score_sheet = clocked("ruleset check", check_work.score_sheet)
+check_work.tally = clocked("tally", check_work.tally)
+check_work.body_sha256 = clocked("stored form", check_work.body_sha256)
 Sheet.to_json = clocked("stored form", Sheet.to_json)  # type: ignore[method-assign]
 store._GroupCommit._commit = clocked("commit (writer thread)", store._GroupCommit._commit)  # type: ignore[method-assign]
 desk.Desk.comparison = clocked("comparison", desk.Desk.comparison)  # type: ignore[method-assign]

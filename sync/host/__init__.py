@@ -10,6 +10,9 @@ that nothing on the phone's side imports it. From the bottom up:
   the Turnierleitung, and starting a tournament);
 - ``credentials.py`` (password hashes, device tokens, join codes), ``state.py`` (``HostState``: what
   one running host shares between its requests), ``log.py``, ``http.py`` (errors, the body limit);
+- ``bodies.py`` (a body parsed as a model) and ``check_work.py`` (what a check process runs: a sheet
+  parsed and checked, without the web framework), ``checking.py`` (``SheetChecker``: the check
+  processes, or the host's own thread);
 - ``auth.py`` (who is asking: a device by its token, the organizer by the password);
 - ``phone_api.py`` (the phones' endpoints), ``organizer_api.py`` (the organizer's JSON endpoints),
   ``pages/`` (the organizer's HTML pages);

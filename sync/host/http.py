@@ -7,20 +7,19 @@ sees it (``BodyLimit``).
 
 from __future__ import annotations
 
-import email.message
-import json
 import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.telemetry import TelemetryConfig
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..protocol import MAX_BODY_BYTES, Problem
+from .bodies import BodyRefused, M, parse_json_body
 
 
 class HostError(Exception):
@@ -51,50 +50,22 @@ SlugPath = Annotated[str, Path(min_length=1, max_length=80, pattern=r"^[a-z0-9][
 NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 """FastAPI's native OpenTelemetry switched off: nothing here collects it (``create_app``; the host bench's bare endpoint too)."""
 
-M = TypeVar("M", bound=BaseModel)
-
 
 def json_body(model: type[M], body: bytes, content_type: str | None) -> M:
-    """A request's JSON body as ``model``, parsed from its bytes in one step (pydantic's own JSON
-    parser, as ``Sheet.from_json`` reads a file), refused as FastAPI refuses a body parameter: a
-    ``RequestValidationError`` whose errors are placed under ``body`` (so ``invalid_request``
-    words them), a missing body as missing and a body that is not declared JSON as invalid."""
-    if not body:
-        raise RequestValidationError([{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}])
+    """A request's JSON body as ``model`` (``bodies.parse_json_body``), refused as FastAPI refuses a
+    body parameter: a ``RequestValidationError`` whose errors are placed under ``body`` (so
+    ``invalid_request`` words them), or 400 for a body no parser reads (``refused_body``)."""
     try:
-        if not _is_json(content_type):
-            return model.model_validate(body)  # refused: bytes are not the model (FastAPI's strict content type)
-        try:
-            return model.model_validate_json(body)
-        except ValidationError as error:
-            if not any(item["type"] == "json_invalid" for item in error.errors(include_url=False)):
-                raise
-        # Not JSON to pydantic's parser (a lone surrogate, nesting past its limit): Python's parser
-        # decides, so the answer is the one FastAPI gives (400 where it cannot parse the body).
-        try:
-            parsed = json.loads(body)
-        except json.JSONDecodeError as error:
-            raise RequestValidationError(
-                [{"type": "json_invalid", "loc": ("body", error.pos), "msg": "JSON decode error", "input": {}}]
-            ) from None
-        except Exception:
-            raise StarletteHTTPException(400, "There was an error parsing the body") from None
-        return model.model_validate(parsed)
-    except ValidationError as error:
-        raise RequestValidationError(
-            [{**item, "loc": ("body", *item["loc"])} for item in error.errors(include_url=False)]
-        ) from None
+        return parse_json_body(model, body, content_type)
+    except BodyRefused as error:
+        raise refused_body(error) from None
 
 
-def _is_json(content_type: str | None) -> bool:
-    if not content_type:
-        return False
-    if content_type == "application/json":  # what every phone sends: the parser's answer without it
-        return True
-    message = email.message.Message()
-    message["content-type"] = content_type
-    subtype = message.get_content_subtype()
-    return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+def refused_body(error: BodyRefused) -> Exception:
+    """FastAPI's refusal of a body for ``error``: what a route raises for it."""
+    if error.unparsable:
+        return StarletteHTTPException(400, "There was an error parsing the body")
+    return RequestValidationError(error.errors)
 
 
 def json_body_schema(model: type[BaseModel]) -> dict[str, Any]:
