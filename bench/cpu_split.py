@@ -1,5 +1,6 @@
 """Where a command's CPU goes, by kind of process (issue 24): Chromium's GPU process, its renderer, its
-browser process, Playwright's driver, the test process, the app.
+browser process, Playwright's driver, the tests' processes (xdist's workers too), the app, the hosts,
+the children started by ``multiprocessing`` (a host's check processes, a test's phones), PostgreSQL.
 
     python bench/cpu_split.py -- python -m pytest -n 0 tests/test_app_schafkopf_e2e.py -k 32_games
 
@@ -24,6 +25,8 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 def kind(command: str) -> str:
     """The kind of a process by its command line (Chromium rewrites its children's into one string)."""
+    if not command:
+        return "the kernel's threads (no command line)"
     program = command.split(" ", 1)[0]
     if "chromium" in program or "chrome" in program:
         for part in command.split(" "):
@@ -34,10 +37,18 @@ def kind(command: str) -> str:
         return "Playwright's driver (node)"
     if "main.py" in command or ("tischblock" in command and " app" in command):
         return "the app (Flet, Python)"
-    if "pytest" in command:
-        return "the tests (pytest, Python)"
-    if "tischblock" in command or "uvicorn" in command:
+    if "pytest" in command or "exec(eval(sys.stdin.readline()))" in command:  # xdist's workers: execnet's bootstrap
+        return "the tests (pytest and its xdist workers, Python)"
+    if "spawn_main" in command or "resource_tracker" in command:
+        return "a child by multiprocessing (a host's check process, a test's phone process)"
+    if " host" in command and ("tischblock" in command or "cli.py" in command or " -m cli " in command):
         return "a host"
+    if "uvicorn" in command:
+        return "a host"
+    if "postgres" in program or "postgres:" in command:
+        return "PostgreSQL"
+    if "python" in program:
+        return "other Python (the CLI, benches, helpers)"
     return "other"
 
 
@@ -52,7 +63,7 @@ def readings(me: int) -> dict[tuple[int, str], tuple[str, float]]:
             fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # a process that just ended
             continue
-        found[(int(entry), fields[19])] = (kind(command) if command else "other", (int(fields[11]) + int(fields[12])) / TICK)
+        found[(int(entry), fields[19])] = (kind(command), (int(fields[11]) + int(fields[12])) / TICK)
     return found
 
 

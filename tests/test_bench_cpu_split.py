@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -17,5 +18,26 @@ def test_cpu_split_counts_the_commands_cpu_and_passes_its_exit_code_on() -> None
     )
     assert done.returncode == 3, done.stderr
     assert done.stdout.startswith("wall "), done.stdout
-    other = re.search(r"([\d.]+) s +[\d.]+ % +other", done.stdout)
+    other = re.search(r"([\d.]+) s +[\d.]+ % +other Python", done.stdout)
     assert other and float(other.group(1)) >= 0.4, done.stdout
+
+
+def test_cpu_split_names_the_suites_processes() -> None:
+    """The suite's processes by their command lines: nothing the suite starts is left as "other"."""
+    spec = importlib.util.spec_from_file_location("cpu_split", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    python = "/work/main/.venv/bin/python"
+    assert bench.kind(f"{python} -u -c import sys;exec(eval(sys.stdin.readline()))").startswith("the tests")
+    assert bench.kind(f"{python} -m pytest -n 2 --dist loadfile").startswith("the tests")
+    assert bench.kind(f"{python} /work/main/cli.py --data-dir /tmp/d host --host 127.0.0.1 --port 1") == "a host"
+    assert bench.kind(f"{python} -m cli host --data-dir /tmp/d --host 127.0.0.1") == "a host"
+    assert bench.kind(f"{python} /work/main/.venv/bin/tischblock host --data-dir d") == "a host"
+    spawned = f"{python} -c from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=12, pipe_handle=16) --multiprocessing-fork"
+    assert bench.kind(spawned).startswith("a child by multiprocessing")
+    assert bench.kind(f"{python} /work/main/main.py") == "the app (Flet, Python)"
+    assert bench.kind("/usr/lib/chromium/chromium --type=gpu-process --headless") == "Chromium gpu-process"
+    assert bench.kind("/usr/lib/postgresql/15/bin/postgres -D /tmp/pg") == "PostgreSQL"
+    assert bench.kind(f"{python} /work/main/cli.py score sheet.json").startswith("other Python")
+    assert bench.kind("").startswith("the kernel's threads")
