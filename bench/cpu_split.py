@@ -52,9 +52,11 @@ def kind(command: str) -> str:
     return "other"
 
 
-def readings(me: int) -> dict[tuple[int, str], tuple[str, float]]:
-    """Every process now: (pid, start time) -> (kind, CPU seconds so far)."""
-    found: dict[tuple[int, str], tuple[str, float]] = {}
+def readings(me: int) -> dict[tuple[int, str], tuple[str | None, float]]:
+    """Every process now: (pid, start time) -> (kind, CPU seconds so far). The kind is ``None`` for a
+    process that has ended and not been reaped yet (a zombie has no command line left): it keeps the
+    kind it was last seen with."""
+    found: dict[tuple[int, str], tuple[str | None, float]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == me:
             continue
@@ -63,8 +65,17 @@ def readings(me: int) -> dict[tuple[int, str], tuple[str, float]]:
             fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # a process that just ended
             continue
-        found[(int(entry), fields[19])] = (kind(command), (int(fields[11]) + int(fields[12])) / TICK)
+        found[(int(entry), fields[19])] = (None if fields[0] == "Z" else kind(command), (int(fields[11]) + int(fields[12])) / TICK)
     return found
+
+
+def update(seen: dict[tuple[int, str], tuple[str, float]], now: dict[tuple[int, str], tuple[str | None, float]]) -> None:
+    """``seen`` with the readings ``now``: a process that ended since keeps the kind it was seen with."""
+    for key, (name, cpu) in now.items():
+        seen[key] = (name if name is not None else seen.get(key, (ENDED_UNSEEN, 0.0))[0], cpu)
+
+
+ENDED_UNSEEN = "a process that ended before it was first seen"
 
 
 def main() -> int:
@@ -75,14 +86,15 @@ def main() -> int:
         print(__doc__)
         return 2
     me = os.getpid()
-    before = readings(me)
+    before: dict[tuple[int, str], tuple[str, float]] = {}
+    update(before, readings(me))
     seen = dict(before)
     started = time.monotonic()
     process = subprocess.Popen(args)
     while process.poll() is None:
-        seen.update(readings(me))
+        update(seen, readings(me))
         time.sleep(0.2)
-    seen.update(readings(me))
+    update(seen, readings(me))
     wall = time.monotonic() - started
     totals: Counter[str] = Counter()
     for key, (name, cpu) in seen.items():

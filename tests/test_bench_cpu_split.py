@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "cpu_split.py"
 BURN = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass\nraise SystemExit(3)"
@@ -22,12 +24,17 @@ def test_cpu_split_counts_the_commands_cpu_and_passes_its_exit_code_on() -> None
     assert other and float(other.group(1)) >= 0.4, done.stdout
 
 
-def test_cpu_split_names_the_suites_processes() -> None:
-    """The suite's processes by their command lines: nothing the suite starts is left as "other"."""
+def _bench() -> Any:
     spec = importlib.util.spec_from_file_location("cpu_split", BENCH)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_cpu_split_names_the_suites_processes() -> None:
+    """The suite's processes by their command lines: nothing the suite starts is left as "other"."""
+    bench = _bench()
     python = "/work/main/.venv/bin/python"
     assert bench.kind(f"{python} -u -c import sys;exec(eval(sys.stdin.readline()))").startswith("the tests")
     assert bench.kind(f"{python} -m pytest -n 2 --dist loadfile").startswith("the tests")
@@ -41,3 +48,19 @@ def test_cpu_split_names_the_suites_processes() -> None:
     assert bench.kind("/usr/lib/postgresql/15/bin/postgres -D /tmp/pg") == "PostgreSQL"
     assert bench.kind(f"{python} /work/main/cli.py score sheet.json").startswith("other Python")
     assert bench.kind("").startswith("the kernel's threads")
+
+
+def test_a_process_read_after_it_ended_keeps_its_kind() -> None:
+    """A zombie has no command line left: its last reading counts its CPU under the kind it was seen
+    with (the split of 29 Nov 10:26 put 335 s of ended processes under the kernel's threads)."""
+    bench = _bench()
+    seen: dict[tuple[int, str], tuple[str, float]] = {}
+    bench.update(seen, {(7, "100"): ("a host", 1.0), (8, "101"): ("the kernel's threads (no command line)", 0.5)})
+    bench.update(seen, {(7, "100"): (None, 1.4), (9, "102"): (None, 0.3)})
+    assert seen == {
+        (7, "100"): ("a host", 1.4),
+        (8, "101"): ("the kernel's threads (no command line)", 0.5),
+        (9, "102"): (bench.ENDED_UNSEEN, 0.3),
+    }
+    (me,) = [key for key in bench.readings(-1) if key[0] == os.getpid()]
+    assert bench.readings(-1)[me][0] == "the tests (pytest and its xdist workers, Python)"
