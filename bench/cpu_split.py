@@ -37,14 +37,15 @@ def kind(command: str) -> str:
         return "Playwright's driver (node)"
     if "main.py" in command or ("tischblock" in command and " app" in command):
         return "the app (Flet, Python)"
-    if "pytest" in command or "exec(eval(sys.stdin.readline()))" in command:  # xdist's workers: execnet's bootstrap
-        return "the tests (pytest and its xdist workers, Python)"
+    # Before the tests: a host or a child started by a test has the test's directory (/tmp/pytest-of-...) in it.
     if "spawn_main" in command or "resource_tracker" in command:
         return "a child by multiprocessing (a host's check process, a test's phone process)"
     if " host" in command and ("tischblock" in command or "cli.py" in command or " -m cli " in command):
         return "a host"
     if "uvicorn" in command:
         return "a host"
+    if any("pytest" in word for word in command.split(" ")[:3]) or "exec(eval(sys.stdin.readline()))" in command:
+        return "the tests (pytest and its xdist workers, Python)"  # xdist's workers start by execnet's bootstrap
     if "postgres" in program or "postgres:" in command:
         return "PostgreSQL"
     if "python" in program:

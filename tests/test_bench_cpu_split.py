@@ -39,6 +39,9 @@ def test_cpu_split_names_the_suites_processes() -> None:
     assert bench.kind(f"{python} -u -c import sys;exec(eval(sys.stdin.readline()))").startswith("the tests")
     assert bench.kind(f"{python} -m pytest -n 2 --dist loadfile").startswith("the tests")
     assert bench.kind(f"{python} /work/main/cli.py --data-dir /tmp/d host --host 127.0.0.1 --port 1") == "a host"
+    in_a_test = "/tmp/pytest-of-root/pytest-7/popen-gw1/test_x0"
+    assert bench.kind(f"{python} /work/main/cli.py --data-dir {in_a_test}/host host --host 127.0.0.1") == "a host"
+    assert bench.kind(f"{python} /work/main/cli.py --data-dir {in_a_test}/d score x.json").startswith("other Python")
     assert bench.kind(f"{python} -m cli host --data-dir /tmp/d --host 127.0.0.1") == "a host"
     assert bench.kind(f"{python} /work/main/.venv/bin/tischblock host --data-dir d") == "a host"
     spawned = f"{python} -c from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=12, pipe_handle=16) --multiprocessing-fork"
