@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +28,15 @@ os.environ.setdefault("TISCHBLOCK_CHECK_PROCESSES", "0")
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 RULES = ROOT.parent / "shared" / "rules"
+
+
+def bench_script(name: str) -> Any:
+    """``bench/NAME.py`` loaded as a module, for a test of its functions (the benches are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def checkout_env() -> dict[str, str]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from .conftest import bench_script
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "cpu_split.py"
 BURN = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass\nraise SystemExit(3)"
@@ -25,11 +26,7 @@ def test_cpu_split_counts_the_commands_cpu_and_passes_its_exit_code_on() -> None
 
 
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("cpu_split", BENCH)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return bench_script("cpu_split")
 
 
 def test_cpu_split_names_the_suites_processes() -> None:

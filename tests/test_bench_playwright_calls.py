@@ -3,22 +3,19 @@ caller and adds up what each process wrote."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+from .conftest import bench_script
+
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "playwright_calls.py"
 
 
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("playwright_calls", BENCH)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return bench_script("playwright_calls")
 
 
 def test_calls_are_counted_by_the_helper_that_made_them() -> None:
