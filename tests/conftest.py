@@ -31,8 +31,9 @@ RULES = ROOT.parent / "shared" / "rules"
 
 
 def bench_script(name: str) -> Any:
-    """``bench/NAME.py`` loaded as a module, for a test of its functions (the benches are scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    """``bench/NAME.py`` loaded as a module, for a test of its functions (the benches are scripts, not a
+    package; ``NAME`` may name a subdirectory: ``plugins/playwright_calls``)."""
+    spec = importlib.util.spec_from_file_location(name.rsplit("/", 1)[-1], ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,4 +1,4 @@
-"""bench/playwright_calls.py is a measurement, not a test: this only proves it counts calls by their
+"""bench/plugins/playwright_calls.py is a measurement, not a test: this only proves it counts calls by their
 caller and adds up what each process wrote."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typing import Any
 
 from .conftest import bench_script
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "playwright_calls.py"
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "plugins" / "playwright_calls.py"
 
 
 def _bench() -> Any:
-    return bench_script("playwright_calls")
+    return bench_script("plugins/playwright_calls")
 
 
 def test_calls_are_counted_by_the_helper_that_made_them() -> None:

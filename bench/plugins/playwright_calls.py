@@ -1,9 +1,11 @@
 """What the browser tests ask Playwright, and what that costs the tests' own process (issue 24).
 
-    PYTHONPATH=bench ./dev test -m browser -p playwright_calls
-    python bench/playwright_calls.py
+    PYTHONPATH=$PWD/bench/plugins ./dev test -m browser -p playwright_calls
+    python bench/plugins/playwright_calls.py
 
-As a pytest plugin (``-p playwright_calls``, with ``bench`` on the path) it counts every call the tests
+As a pytest plugin (``-p playwright_calls``, with ``bench/plugins`` on the path: not ``bench``, whose
+``storage.py`` and ``host.py`` would stand in for the packages of those names in every process the
+tests start) it counts every call the tests
 make to Playwright's page, locator, mouse and touchscreen by the helper that made it (the first caller
 outside Playwright), and the CPU time of the calling process inside each; at the end each process
 (every xdist worker) writes its counts to ``TISCHBLOCK_PLAYWRIGHT_CALLS`` (a directory, default
