@@ -105,7 +105,7 @@ def _check_in_worker(body: bytes, content_type: str | None) -> Checked | None:
         return None
 
 
-def _check_batch(bodies: list[tuple[bytes, str | None]]) -> list[Checked | None]:
+def check_batch(bodies: list[tuple[bytes, str | None]]) -> list[Checked | None]:
     """``_check_in_worker`` for each of ``bodies``, in one task: a task's way to a worker and back (the
     pool's threads, pickling, two pipes, waking the waiting thread) costs the host's process about what
     the check itself costs, and it is paid once for all the sheets that arrived together.
@@ -126,14 +126,14 @@ AS_SENT = b""
 """``Checked.canonical`` from a check process: the body as it was sent is the canonical JSON."""
 
 
-def _ready() -> int:
+def worker_ready() -> int:
     """A started worker's answer: its pid, a little later, so that a worker still starting takes the
     next of these while this one is busy (``SheetChecker._warm``)."""
     time.sleep(0.05)
     return os.getpid()
 
 
-def _start_worker(parent: int, cores: frozenset[int] | None, thresholds: tuple[int, int, int] | None) -> None:
+def start_worker(parent: int, cores: frozenset[int] | None, thresholds: tuple[int, int, int] | None) -> None:
     """A worker's start: every core the host may use, the host's collector thresholds, and an end
     with its parent (a killed host leaves no worker behind). Ctrl-C at the host's terminal reaches
     every process of its group: the host shuts down on it, its workers leave that to the host."""

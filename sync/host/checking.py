@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from .batches import Answered, Doorbell, LoopAnswered, take_batches
 from .bodies import BodyRefused
-from .check_work import AS_SENT, Checked, Head, _check_batch, _ready, _start_worker
+from .check_work import AS_SENT, Checked, Head, check_batch, start_worker, worker_ready
 from .check_work import check_sheet as check_parsed
 from .http import refused_body
 from .log import log
@@ -106,7 +106,7 @@ class SheetChecker:
         pool = ProcessPoolExecutor(
             self.processes,
             mp_context=multiprocessing.get_context("spawn"),  # no fork of a process with threads
-            initializer=_start_worker,
+            initializer=start_worker,
             initargs=(os.getpid(), self._cores, self._gc_thresholds),
         )
         with self._lock:
@@ -121,7 +121,7 @@ class SheetChecker:
         then hand the checks to them. One task per worker at a time: the pool starts a worker for every
         task no idle worker takes, and a worker still starting takes one while the others are busy."""
         # The workers are spawned from this thread and start with its signal mask: with Ctrl-C blocked, a
-        # Ctrl-C while a worker still imports its modules waits until ``_start_worker`` ignores it (it
+        # Ctrl-C while a worker still imports its modules waits until ``start_worker`` ignores it (it
         # printed a KeyboardInterrupt traceback per worker). Blocked in this thread only; Python handles
         # signals in the main thread.
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -131,7 +131,7 @@ class SheetChecker:
             while len(seen) < self.processes:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"{len(seen)} von {self.processes} in 120 s gestartet")
-                seen.update(future.result() for future in [pool.submit(_ready) for _ in range(self.processes)])
+                seen.update(future.result() for future in [pool.submit(worker_ready) for _ in range(self.processes)])
         except Exception as error:  # a worker that cannot start, or the pool shut down meanwhile
             with self._lock:
                 mine = self._pool is pool and not self._closed
@@ -198,7 +198,7 @@ class SheetChecker:
             pool = self._pool if self._ready else None
         if pool is not None:
             try:
-                found = pool.submit(_check_batch, [(w.body, w.content_type) for w in batch]).result()
+                found = pool.submit(check_batch, [(w.body, w.content_type) for w in batch]).result()
             except BrokenProcessPool:
                 self._restart(pool)
             except (RuntimeError, CancelledError):  # the pool was shut down under us (the host stops)
