@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from . import browser as browser_helpers
 from .browser import ScreenAssertionError, stand_still
 
 RUNAWAY = """<body style="margin:0;height:3000px">
@@ -22,9 +24,13 @@ RUNAWAY = """<body style="margin:0;height:3000px">
 
 
 @pytest.mark.browser
-def test_a_control_the_wheel_never_brings_up_is_reported_with_its_turns(browser: Any) -> None:
+def test_a_control_the_wheel_never_brings_up_is_reported_with_its_turns(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The wait ends at its deadline with what it saw and how it turned the wheel, not with a report of
-    a page that draws no frame (which is what it said once its deadline was all but spent, 28 Nov)."""
+    a page that draws no frame (which is what it said once its deadline was all but spent, 28 Nov). The
+    screenshot it names is there; it goes to this test's own directory (every run left one in /tmp)."""
+    monkeypatch.setattr(browser_helpers, "FAILURES", tmp_path)
     page = browser.new_page(viewport={"width": 412, "height": 915})
     page.route("http://waits.check/**", lambda route: route.fulfill(body=RUNAWAY, content_type="text/html"))
     page.goto("http://waits.check/")
@@ -35,3 +41,5 @@ def test_a_control_the_wheel_never_brings_up_is_reported_with_its_turns(browser:
     assert message.startswith("'Weg' did not stand still"), message
     turns = re.search(r"(\d+) wheel turns", message)
     assert turns is not None and int(turns.group(1)) >= 2, message
+    shot = re.search(r"\(screenshot: (\S+\.png);", message)
+    assert shot is not None and Path(shot.group(1)).parent == tmp_path and Path(shot.group(1)).stat().st_size > 0, message
