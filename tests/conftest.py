@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,6 +100,21 @@ def game_helpers(ruleset: Ruleset[Any, Any], participants: Sequence[Participant]
     """``sheet``, ``score`` and ``refused`` for tests that write one game per line."""
     table = GameTable(ruleset, participants)
     return table.sheet, table.score, table.refused
+
+
+def _interrupted(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """SIGTERM (``kill PID``, a CI's cancel) ends a run as Ctrl-C does, in the run's process and in each
+    xdist worker: the tests' ``finally`` blocks and the fixtures' ends run and stop the hosts, apps and
+    phone processes the tests started. Python's default for SIGTERM ends the process at once, and a run
+    in one process (``-n 0``, a module run alone) left them running (``test_stopped_run.py``). A
+    stopped xdist run already ended its workers' children: execnet interrupts a worker's main thread
+    when the run's process is gone."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupted)
 
 
 LONG_MODULES = ("test_storage_kill.py", "test_sync_faults.py", "test_bench_host.py", "test_host_kill.py", "test_sync_client.py")

@@ -137,6 +137,7 @@ def test_sheets_through_a_flaky_link_and_a_killed_host_are_stored_exactly_once(
                 context.Process(
                     target=_client_main,
                     args=(i, host.line, proxy_url, str(tmp_path / f"p{i}"), str(results), phones_per_process),
+                    daemon=True,  # ended with this worker, also when the run is stopped (conftest's SIGTERM)
                 )
                 for i in range(processes)
             ]

@@ -60,7 +60,8 @@ def _play(host: HostProcess, tmp_path: Path, round: int, winners_a: str, winners
     context = multiprocessing.get_context("spawn")
     out = {team: tmp_path / f"{team}-{round}.json" for team in "AB"}
     phones = [
-        context.Process(target=_phone_main, args=(host.line, team, round, winners, str(tmp_path), str(out[team])))
+        # daemon: ended with this worker, also when the run is stopped (conftest's SIGTERM)
+        context.Process(target=_phone_main, args=(host.line, team, round, winners, str(tmp_path), str(out[team])), daemon=True)
         for team, winners in (("A", winners_a), ("B", winners_b))
     ]
     for p in phones:
