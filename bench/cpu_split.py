@@ -6,9 +6,9 @@ the children started by ``multiprocessing`` (a host's check processes, a test's 
 
 Runs the command and reads every process's user and system CPU from ``/proc`` five times a second
 until it ends (a process that ended is counted with its last reading, the command itself with all
-of its CPU; a process that was there before the command counts only what it used after), then prints the seconds per kind and their share. It sees
-every process on the machine, so it is meant for a machine doing nothing else; what else ran shows
-under "other". This is a measurement, not a test.
+of its CPU; a process that was there before the command counts only what it used after), then prints
+the seconds per kind and their share. It sees every process on the machine, so it is meant for a
+machine doing nothing else; what else ran shows under "other". This is a measurement, not a test.
 """
 
 from __future__ import annotations

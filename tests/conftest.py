@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,16 @@ def checkout_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     return env
+
+
+def wait_for(what: str, done: Callable[[], object], timeout: float = 60.0) -> None:
+    """Wait for a state (never for a time) of a process, a file or a server: ``timeout`` only ends a wait
+    that would never end."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"nicht erreicht: {what}")
+        time.sleep(0.05)
 
 
 def assert_subset(expected: Any, actual: Any, path: str = "") -> None:

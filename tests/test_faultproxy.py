@@ -19,6 +19,7 @@ from urllib3.util.retry import Retry
 from sync.client import HostClient
 from sync.host.tls import ensure_certificate
 
+from .conftest import wait_for
 from .faultproxy import CLEAN, Fault, FaultProxy, FaultSchedule
 
 
@@ -63,15 +64,6 @@ def server() -> Iterator[tuple[int, Counter[str]]]:
     httpd.server_close()
 
 
-def wait_for(condition: object, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if callable(condition) and condition():
-            return
-        time.sleep(0.02)
-    raise AssertionError("condition not met in time")
-
-
 def test_clean_proxy_forwards_every_request_on_a_kept_alive_connection(server: tuple[int, Counter[str]]) -> None:
     port, seen = server
     with FaultProxy(port) as proxy, requests.Session() as session:
@@ -109,7 +101,7 @@ def test_duplicate_sends_the_request_twice_and_the_client_hears_one_answer(serve
         for n in range(3):
             reply = session.put(f"{proxy.url}/r/{n}", data=b"sheet", timeout=5)
             assert reply.status_code == 201 and reply.content == b"stored sheet"
-        wait_for(lambda: sum(seen.values()) == 6)
+        wait_for("six requests at the server", lambda: sum(seen.values()) == 6)
     assert seen == Counter({"/r/0": 2, "/r/1": 2, "/r/2": 2})
 
 
@@ -207,5 +199,5 @@ def test_https_passes_through_untouched_and_a_lost_reply_still_reaches_the_host(
         with HostClient(f"https://127.0.0.1:{proxy.port}", fingerprint=fingerprint, retry=Retry(total=0)) as client:
             with pytest.raises(requests.ConnectionError):
                 client.session.put(f"https://127.0.0.1:{proxy.port}/r/lost", data=b"sheet", timeout=5)
-    wait_for(lambda: seen["/r/lost"] == 1)
+    wait_for("the lost request at the server", lambda: seen["/r/lost"] == 1)
     assert proxy.stats["replies_lost"] >= 1

@@ -11,9 +11,8 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from sync.host import checking
 from sync.host.checking import Checked, Head, SheetChecker, check_sheet
 from sync.host.http import json_body
 
-from .conftest import checkout_env
+from .conftest import checkout_env, wait_for
 from .host_helpers import free_port, start_host, watten_sheet
 
 ROOT = Path(__file__).resolve().parent
@@ -42,15 +41,6 @@ def _body(path: Path) -> bytes:
     sheet = json.loads(path.read_text(encoding="utf-8"))["sheet"]
     sheet.setdefault("id", str(uuid.uuid5(uuid.NAMESPACE_URL, path.name)))  # a phone's sheet always has its id
     return json.dumps(sheet, ensure_ascii=False).encode("utf-8")
-
-
-def wait_for(what: str, done: Callable[[], bool], timeout: float = 60.0) -> None:
-    """Wait for a state (never for a time): ``timeout`` only ends a wait that would never end."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"nicht erreicht: {what}")
-        time.sleep(0.05)
 
 
 @pytest.fixture(scope="module", name="checker")

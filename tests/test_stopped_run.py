@@ -15,10 +15,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from .conftest import ROOT, checkout_env
+from .conftest import ROOT, checkout_env, wait_for
 
 MARK = "TISCHBLOCK_STOPPED_RUN"
 
@@ -65,15 +64,6 @@ def marked(mark: str) -> dict[int, str]:
     return found
 
 
-def wait_for(what: str, check, limit: float = 300.0):  # type: ignore[no-untyped-def]
-    """Until ``check()`` holds (a state, not a time); ``limit`` only guards against a hang."""
-    deadline = time.monotonic() + limit
-    while not (result := check()):
-        assert time.monotonic() < deadline, f"{what}: not within {limit:.0f} s"
-        time.sleep(0.1)
-    return result
-
-
 def test_a_run_stopped_with_sigterm_leaves_no_host_app_or_phone_process_behind(tmp_path: Path) -> None:
     probe = tmp_path / "probe"
     probe.mkdir()
@@ -91,17 +81,17 @@ def test_a_run_stopped_with_sigterm_leaves_no_host_app_or_phone_process_behind(t
         start_new_session=True,  # its own group: only the run's own process gets the SIGTERM, as with `kill PID`
     )
     try:
-        wait_for("the probe's host, app and phone process started", lambda: ready.exists() or run.poll() is not None)
+        wait_for("the probe's host, app and phone process started", lambda: ready.exists() or run.poll() is not None, 300)
         assert run.poll() is None, run.communicate()[0]
         started = marked(str(ready))
         kinds = " ".join(started.values())
         assert "cli.py" in kinds and "main.py" in kinds and "multiprocessing" in kinds, started
         run.send_signal(signal.SIGTERM)
         output = run.communicate(timeout=120)[0]
-        deadline = time.monotonic() + 60  # a guard only: the loop ends as soon as the last one is gone
-        while (left := marked(str(ready))) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not left, f"left behind after the SIGTERM: {left}\nThe run printed:\n{output}"
+        try:
+            wait_for("no process of the stopped run left", lambda: not marked(str(ready)))
+        except AssertionError as error:
+            raise AssertionError(f"left behind after the SIGTERM: {marked(str(ready))}\nThe run printed:\n{output}") from error
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)

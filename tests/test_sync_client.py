@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +29,7 @@ from sync.client import (
 from sync.outbox import Outbox, SheetSync, SheetSyncState, SyncService
 from sync.protocol import InvalidJoinLine, JoinLine
 
+from .conftest import wait_for
 from .faultproxy import CLEAN, Fault, FaultProxy, FaultSchedule
 from .hostproc import JOIN_CODE, HostProcess, running_host
 from .sync_helpers import watten_sheet
@@ -63,13 +64,6 @@ def stored_sheet(
         games=games,
     )
     return store.create(sheet)
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.05)
 
 
 # -- joining ------------------------------------------------------------------------------------
@@ -246,7 +240,10 @@ def test_a_conflict_is_recorded_and_not_retried_until_asked(tmp_path: Path, host
             """The conflicts logged before a join made now: the host logs in order, so once the join is
             in its log, every conflict sent before it is there too (a barrier, not a pause)."""
             phone(tmp_path, host, table=9, name=name)
-            wait_until(lambda: any(f"Gerät '{name} Tisch 9' beigetreten" in line for line in host.output))
+            wait_for(
+                "the host's log line of the join",
+                lambda: any(f"Gerät '{name} Tisch 9' beigetreten" in line for line in host.output),
+            )
             return conflicts_logged()
 
         seen = barrier("zeuge-1")
@@ -310,15 +307,15 @@ def test_the_service_sends_in_the_background_waits_out_a_host_restart_and_report
         service.start()
         try:
             service.close_and_queue(first.id, "Sepp", OVERRIDE)
-            wait_until(lambda: service.status(first.id).state is SheetSyncState.AT_ORGANIZER)
+            wait_for("the first sheet at the organizer", lambda: service.status(first.id).state is SheetSyncState.AT_ORGANIZER)
             host.kill()
             service.close_and_queue(second.id, "Sepp", OVERRIDE)
-            wait_until(lambda: service.problem is not None)
+            wait_for("a problem shown", lambda: service.problem is not None)
             assert "nicht erreichbar" in (service.problem or "")
             assert service.status(second.id).state is SheetSyncState.WAITING
             host.start()
-            wait_until(lambda: service.status(second.id).state is SheetSyncState.AT_ORGANIZER)
-            wait_until(lambda: service.problem is None)
+            wait_for("the second sheet at the organizer", lambda: service.status(second.id).state is SheetSyncState.AT_ORGANIZER)
+            wait_for("the problem gone", lambda: service.problem is None)
         finally:
             service.stop()
         assert not service.running
@@ -343,10 +340,10 @@ def test_a_failing_listener_does_not_stop_the_sender_and_stop_is_prompt(tmp_path
     service = SyncService(store, credentials, on_change=broken_screen, poll=300.0).start()
     try:
         service.close_and_queue(sheet.id, "Sepp", OVERRIDE)
-        wait_until(lambda: service.status(sheet.id).state is SheetSyncState.AT_ORGANIZER)
+        wait_for("the sheet at the organizer", lambda: service.status(sheet.id).state is SheetSyncState.AT_ORGANIZER)
         # The sender tells the listener after it has stored the state, on its own thread: wait for the call
         # (checked at once, it was not made yet in one run of the suite, 29 Nov 08:38).
-        wait_until(lambda: bool(calls))
+        wait_for("a call to the host", lambda: bool(calls))
         assert service.running
     finally:
         began = time.monotonic()
