@@ -445,13 +445,15 @@ def flutter_config(config: dict[str, Any], *, defaults: bool = False) -> str:
 TEST_FLUTTER_CONFIG = {"forceSingleThreadedSkwasm": True}
 """What every page the tests open runs with: skwasm drawing on the page's main thread, without a worker.
 
-On a cross-origin isolated page (Flet's is) skwasm draws on a worker of its own, and its main thread
-waits for that worker by spinning (WebAssembly may not block the main thread); Emscripten's own
-documentation warns that such a wait deadlocks if the worker meanwhile waits for the main thread. The
-three hung pages of 2026-11-27 (``tests/renderer_watch.py``) had exactly that look, both threads at
-100 % of a core; none has been caught since with the stack that would prove it. Without the worker
-the pages cost Chromium the same (``python bench/browser.py --variant threads``: 1.00x), and the app's
-Python side and Flutter's layout are the same either way."""
+On a cross-origin isolated page (Flet's, on 127.0.0.1) skwasm draws on a worker of its own, and its
+pages hang now and then: three times on 2026-11-27 (``tests/renderer_watch.py``), both threads at 100 %
+of a core, and once more on 2026-11-29 in three whole-suite rounds with both cores busy and the worker
+on, caught with its stack: the main thread in skwasm's ``paragraph_layout``, in a loop of
+``skwasm.wasm`` (its function 2104) that walks a chain of records to a given one, with no wait in it: a
+chain another thread changed meanwhile never ends (README, "The commands": "A test that hangs cannot
+hold the run"). Without the worker no page has hung since. It costs Chromium the same (``python
+bench/browser.py --variant threads``: 1.00x); the app's Python side and Flutter's layout are the same
+either way."""
 
 HOLD_FPS = """(() => {
   const raf = window.requestAnimationFrame.bind(window);

@@ -5,6 +5,10 @@ skwasm worker each at 100 % of a core), and once more in the CI run of 41f20b3's
 ``page.evaluate`` has no timeout of its own, so the test waited until pytest-timeout ended its worker
 after 20 minutes, and pytest-xdist then ran the same test again on a new worker: that CI run never
 finished.
+On 2026-11-29, with the worker on for a trial and ``stacks`` on, the watch caught one: the main thread
+in skwasm's text layout, in a loop without a wait (README, "The commands": "A test that hangs cannot
+hold the run"); the tests' pages run skwasm without its worker (``TEST_FLUTTER_CONFIG`` in
+``tests/browser.py``).
 
 ``RendererWatch`` talks to the browser over its own DevTools port (``--remote-debugging-port``), from a
 thread of its own, apart from Playwright. Every ``POLL_S`` seconds it asks each page to evaluate ``1``.
