@@ -453,7 +453,8 @@ on, caught with its stack: the main thread in skwasm's ``paragraph_layout``, in 
 chain another thread changed meanwhile never ends (README, "The commands": "A test that hangs cannot
 hold the run"). Without the worker no page has hung since. It costs Chromium the same (``python
 bench/browser.py --variant threads``: 1.00x); the app's Python side and Flutter's layout are the same
-either way."""
+either way. The app's own page asks for the same (``assets/index.html``); a test's configuration given
+here comes first and wins, so ``TISCHBLOCK_TEST_FLUTTER_CONFIG`` can still ask for the worker."""
 
 HOLD_FPS = """(() => {
   const raf = window.requestAnimationFrame.bind(window);
