@@ -21,7 +21,7 @@ OWN_BLOCK = re.compile(r"  <!-- Tischblock -->\n.*?  <!-- /Tischblock -->\n\n", 
 """The app's one block in its ``index.html``, everything else there being Flet's."""
 
 
-def test_the_apps_index_html_is_fletts_with_one_block_of_its_own() -> None:
+def test_the_apps_index_html_is_flets_own_with_one_block_more() -> None:
     """A Flet upgrade that changes its ``index.html`` fails here: the app's copy must follow it."""
     ours = (ROOT / "assets" / "index.html").read_text(encoding="utf-8")
     flets = (Path(flet_web.__file__).parent / "web" / "index.html").read_text(encoding="utf-8")
@@ -43,8 +43,9 @@ def test_the_apps_page_draws_without_skwasms_worker_and_a_page_asking_for_it_get
         page.goto(url)
         enable_semantics(page)
         wait_for_text(page, "Noch kein Blatt auf diesem Handy", 30_000)
-        # skwasm starts its worker while it loads, before the Dart app runs: none by the time the start
-        # screen reads out is none at all (the control below sees it at the same state)
+        # skwasm's worker draws every frame, so it runs before the start screen reads out, and Playwright
+        # holds a new worker until it has attached to it: none listed by now is none at all (the control
+        # below sees it at the same state)
         assert skwasm_workers(page) == []
         assert page.evaluate("window.crossOriginIsolated") is True, "the page could have had the worker"
         page.close()
