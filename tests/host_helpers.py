@@ -26,7 +26,7 @@ from scoring import Entry, Sheet
 from sync.client import PinnedAdapter
 from sync.protocol import TOKEN_HEADER, revision_path
 
-from .conftest import ROOT, checkout_env
+from .conftest import ROOT, checkout_env, wait_for
 from .pg_server import free_port
 
 PASSWORD = "geheim-123"
@@ -215,15 +215,13 @@ def with_game(sheet: Sheet, number: int, **data: Any) -> Sheet:
     return sheet.model_copy(update={"entries": tuple(entries)})
 
 
-def wait_for_log(running: RunningHost, text: str, timeout: float = 10) -> str:
+def wait_for_log(running: RunningHost, text: str, timeout: float = 60) -> str:
     """The host's terminal output once it contains ``text`` (the log line is written after the reply)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        log = running.terminal()
-        if text in log:
-            return log
-        time.sleep(0.1)
-    raise AssertionError(f"{text!r} not in the host's terminal:\n{running.terminal()}")
+    try:
+        wait_for(f"{text!r} in the host's terminal", lambda: text in running.terminal(), timeout)
+    except AssertionError as error:
+        raise AssertionError(f"{text!r} not in the host's terminal:\n{running.terminal()}") from error
+    return running.terminal()
 
 
 def dump_store(data_dir: Path) -> dict[str, list[tuple[Any, ...]]]:
