@@ -18,6 +18,8 @@ from hypothesis import HealthCheck, settings
 
 from scoring import Entry, Participant, Ruleset, RuleViolation, Score, Sheet
 
+from . import reaper
+
 # Property tests run on a busy machine too (two xdist workers, other work): no example fails for
 # taking long, and slow data generation is not a failure either. Tests' own @settings add to this.
 settings.register_profile("tischblock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -123,9 +125,18 @@ def pytest_configure(config: pytest.Config) -> None:
     phone processes the tests started. Python's default for SIGTERM ends the process at once, and a run
     in one process (``-n 0``, a module run alone) left them running (``test_stopped_run.py``). A
     stopped xdist run already ended its workers' children: execnet interrupts a worker's main thread
-    when the run's process is gone."""
+    when the run's process is gone.
+
+    A process that dies without its ``finally`` blocks (pytest-timeout's ``os._exit``, a SIGKILL) has its
+    processes ended by its reaper (``tests/reaper.py``)."""
     if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _interrupted)
+    reaper.start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's process (or xdist worker) ends normally: its reaper leaves without ending anything."""
+    reaper.stop()
 
 
 LONG_MODULES = ("test_storage_kill.py", "test_sync_faults.py", "test_bench_host.py", "test_host_kill.py", "test_sync_client.py")

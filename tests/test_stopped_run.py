@@ -7,6 +7,11 @@ module written for it, whose one test starts a host, the app and a phone process
 Every process of that run carries a mark in its environment (children inherit it); after the SIGTERM,
 the test waits until no process with that mark is left. Without the handler, the host, the app, the
 phone process and multiprocessing's resource tracker were left running.
+
+A test process that dies without its ``finally`` blocks (pytest-timeout's thread method ends a hung
+test's process with ``os._exit(1)``; a SIGKILL) has what it started ended by its reaper
+(``tests/reaper.py``): the same probe, ended those two ways, leaves nothing either. Without the reaper
+the host, the app and the phone process ran on.
 """
 
 from __future__ import annotations
@@ -17,12 +22,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from . import reaper
 from .conftest import ROOT, checkout_env, wait_for
 
 MARK = "TISCHBLOCK_STOPPED_RUN"
 
 PROBE = """
-import multiprocessing, os, time
+import multiprocessing, os, threading, time
 from pathlib import Path
 
 from tests.browser import running_app
@@ -42,8 +50,13 @@ def test_started_then_stopped(tmp_path: Path) -> None:
             phone.start()
             while not (tmp_path / "phone").exists():
                 time.sleep(0.05)
-            Path(os.environ["TISCHBLOCK_STOPPED_RUN"]).write_text("ready")
-            time.sleep(600)  # until the run is stopped
+            ready = Path(os.environ["TISCHBLOCK_STOPPED_RUN"])
+            ready.write_text("ready")
+            while not ready.with_name("exit").exists():  # until the run is stopped or killed
+                time.sleep(0.05)
+            # as pytest-timeout's thread method ends a hung test's process: from a thread, no finally runs
+            threading.Thread(target=os._exit, args=(1,)).start()
+            time.sleep(600)
     finally:
         host.stop()
 """
@@ -51,20 +64,13 @@ def test_started_then_stopped(tmp_path: Path) -> None:
 
 def marked(mark: str) -> dict[int, str]:
     """The processes (pid: command line) whose environment holds ``MARK=mark``."""
-    found = {}
-    needle = f"{MARK}={mark}".encode()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if needle in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
-                found[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:  # ended meanwhile, or not ours to read
-            pass
-    return found
+    return reaper.marked(mark, MARK)
 
 
-def test_a_run_stopped_with_sigterm_leaves_no_host_app_or_phone_process_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ending", ["sigterm", "os._exit", "sigkill"])
+def test_a_run_stopped_or_killed_leaves_no_host_app_or_phone_process_behind(tmp_path: Path, ending: str) -> None:
+    """``sigterm``: the run's own ``finally`` blocks stop them (its reaper has nothing to do);
+    ``os._exit`` (as pytest-timeout ends a hung test) and ``sigkill``: its reaper ends them."""
     probe = tmp_path / "probe"
     probe.mkdir()
     (probe / "test_probe.py").write_text(PROBE, encoding="utf-8")
@@ -78,7 +84,7 @@ def test_a_run_stopped_with_sigterm_leaves_no_host_app_or_phone_process_behind(t
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        start_new_session=True,  # its own group: only the run's own process gets the SIGTERM, as with `kill PID`
+        start_new_session=True,  # its own group: only the run's own process gets the signal, as with `kill PID`
     )
     try:
         wait_for("the probe's host, app and phone process started", lambda: ready.exists() or run.poll() is not None, 300)
@@ -86,12 +92,20 @@ def test_a_run_stopped_with_sigterm_leaves_no_host_app_or_phone_process_behind(t
         started = marked(str(ready))
         kinds = " ".join(started.values())
         assert "cli.py" in kinds and "main.py" in kinds and "multiprocessing" in kinds, started
-        run.send_signal(signal.SIGTERM)
+        if ending == "sigterm":
+            run.send_signal(signal.SIGTERM)
+        elif ending == "os._exit":
+            (tmp_path / "exit").write_text("now")
+        else:
+            run.kill()
+        # until every process holding the run's output has ended: the run, what it started, its reaper
         output = run.communicate(timeout=120)[0]
         try:
-            wait_for("no process of the stopped run left", lambda: not marked(str(ready)))
+            wait_for(f"no process of the run ended by {ending} left", lambda: not marked(str(ready)))
         except AssertionError as error:
-            raise AssertionError(f"left behind after the SIGTERM: {marked(str(ready))}\nThe run printed:\n{output}") from error
+            raise AssertionError(f"left behind after {ending}: {marked(str(ready))}\nThe run printed:\n{output}") from error
+        reaped = "tests/reaper.py: the test process" in output
+        assert reaped == (ending != "sigterm"), output
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
