@@ -19,13 +19,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import requests
 
 from sync.client import HostClient, SyncError
+from sync.outbox import SheetSyncState
 from sync.protocol import JoinLine
 
-from .conftest import ROOT, checkout_env
+from .conftest import ROOT, checkout_env, wait_for
+
+if TYPE_CHECKING:
+    from screens.tournament_state import TournamentState
 
 PASSWORD = "veranstalter-geheim"
 JOIN_CODE = "WATT2026"
@@ -220,3 +225,20 @@ def running_host(data_dir: Path, **kwargs: object) -> Iterator[HostProcess]:
 
 if os.name == "nt":  # pragma: no cover
     raise ImportError("the host tests use SIGKILL")
+
+
+def wait_until_at_organizer(state: TournamentState, sheet_id: str, timeout: float = 60.0) -> None:
+    """Wait until the phone's sender reports ``sheet_id`` at the organizer (``SheetSyncState.AT_ORGANIZER``),
+    pulling its reports into ``state`` as the start screen does; a sheet goes out on the sender's own
+    thread after it is saved."""
+
+    def there() -> bool:
+        state.pull()
+        sync = state.states.get(sheet_id)
+        return sync is not None and sync.state == SheetSyncState.AT_ORGANIZER
+
+    try:
+        wait_for(f"the sheet {sheet_id} at the organizer", there, timeout)
+    except AssertionError as error:
+        error.add_note(f"the sender reports {state.states.get(sheet_id)}, its problem: {state.problem}")
+        raise

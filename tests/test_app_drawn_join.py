@@ -4,7 +4,6 @@ gets its table, team and seat from the draw, so the sheet it opens is already se
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,10 +13,9 @@ import pytest
 from screens.sheet_state import SheetState
 from screens.tournament_state import TournamentState, _stop_service
 from storage import SheetStore
-from sync.outbox import SheetSyncState
 
 from .browser import PHONE, Taps, enable_semantics, running_app, screenshot, wait_for_text, with_editing_probe
-from .hostproc import PASSWORD, HostProcess, running_host
+from .hostproc import PASSWORD, HostProcess, running_host, wait_until_at_organizer
 
 ROSTER = "Startnummer;Mannschaft;Spieler 1;Spieler 2\n" + "".join(
     f"{n};{name};{a};{b}\n"
@@ -96,11 +94,7 @@ def test_the_startnummer_gives_the_phone_its_table_and_a_prepared_sheet(
     for winner in "ABA":
         assert sheet_state.submit("game", {"winner": winner})
     assert sheet_state.close(me.name, "Turnierleitung: Zeit abgelaufen")
-    deadline = time.monotonic() + 30
-    while (sync := state.states.get(sheet_id)) is None or sync.state != SheetSyncState.AT_ORGANIZER:
-        assert time.monotonic() < deadline, (sync, state.problem)
-        time.sleep(0.2)
-        state.pull()
+    wait_until_at_organizer(state, sheet_id)
     tables = organizer(host, "GET", "/rounds/1/tables")
     (table,) = [t for t in tables if t["draw"]["table"] == mine["table"]]
     assert [h["sheet"]["id"] for h in table["sheets"]] == [sheet_id]

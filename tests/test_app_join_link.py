@@ -5,7 +5,6 @@ only for the own name, checks the host's certificate itself, and opens the drawn
 from __future__ import annotations
 
 import re
-import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,12 +18,11 @@ from scoring import Participant
 from screens.qr_camera import camera_trouble
 from screens.tournament_state import TournamentState, _stop_service
 from storage import SheetStore
-from sync.outbox import SheetSyncState
 from sync.protocol import JOIN_SCHEME, InvalidJoinLine, JoinLine
 
 from .browser import PHONE, Taps, enable_semantics, running_app, screenshot, wait_for_text, with_editing_probe
 from .conftest import ROOT
-from .hostproc import HostProcess, running_host
+from .hostproc import HostProcess, running_host, wait_until_at_organizer
 from .test_app_drawn_join import ROSTER, organizer
 from .test_app_exports_e2e import pick
 from .test_scan import photographed, png, qr_image, turned
@@ -203,11 +201,7 @@ def test_a_sheet_begun_before_joining_is_sent_as_the_drawn_tables_sheet(
     assert watten not in {str(info.id) for info in store.list_sheets()}
     assert (store.root / "uebergeben" / f"{watten}.json").exists()  # kept aside, not lost
 
-    deadline = time.monotonic() + 30
-    while (sync := state.states.get(sheet_id)) is None or sync.state != SheetSyncState.AT_ORGANIZER:
-        assert time.monotonic() < deadline, (sync, state.problem)
-        time.sleep(0.2)
-        state.pull()
+    wait_until_at_organizer(state, sheet_id)
     (table,) = [t for t in organizer(host, "GET", "/rounds/1/tables") if t["draw"]["table"] == mine["table"]]
     (held,) = table["sheets"]
     assert held["sheet"]["id"] == sheet_id and len(held["sheet"]["entries"]) == 4

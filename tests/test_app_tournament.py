@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,9 +12,8 @@ from screens.sheet_state import SheetState
 from screens.tournament_state import TournamentState, _stop_service
 from storage import SheetStore
 from sync.client import credentials_path
-from sync.outbox import SheetSyncState
 
-from .hostproc import HostProcess, running_host
+from .hostproc import HostProcess, running_host, wait_until_at_organizer
 
 
 @pytest.fixture(scope="module")
@@ -84,14 +82,7 @@ def test_a_signed_sheet_of_the_tournament_goes_to_the_organizer(host: HostProces
     for winner in "ABAAB":
         assert state.submit("game", {"winner": winner, "value": 2})
     assert state.close("Sepp Huber", "Turnierleitung: Zeit abgelaufen")
-    deadline = time.monotonic() + 30
-    while True:
-        tournament.pull()
-        sync = tournament.states.get(sheet_id)
-        if sync is not None and sync.state == SheetSyncState.AT_ORGANIZER:
-            break
-        assert time.monotonic() < deadline, (sync, tournament.problem)
-        time.sleep(0.2)
+    wait_until_at_organizer(tournament, sheet_id)
     assert tournament.label(sheet_id) is not None and tournament.label(sheet_id).startswith("beim Veranstalter")
     assert (sheet_id, len(store.open(sheet_id).entries)) in {(s, r) for s, r, _ in host.stored_revisions()}
 

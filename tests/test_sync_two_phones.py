@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from storage import SheetStore
 from sync.client import join
 from sync.outbox import SheetSync, SheetSyncState, SyncService
 
+from .conftest import wait_for
 from .hostproc import HostProcess, running_host
 from .sync_helpers import watten_teams
 
@@ -43,10 +43,12 @@ def _phone_main(join_line: str, team: str, round: int, winners: str, work: str, 
             store.add_game(sheet.id, {"winner": winner})
         signer = watten_teams(TABLE)[0 if team == "A" else 1].members[0]
         service.close_and_queue(sheet.id, signer, "Turnierleitung: Zeit abgelaufen")
-        deadline = time.monotonic() + 60
-        while (state := service.status(sheet.id)).state is not SheetSyncState.AT_ORGANIZER:
-            assert time.monotonic() < deadline, f"not delivered: {state} {service.problem}"
-            time.sleep(0.05)
+        try:
+            wait_for("the sheet at the organizer", lambda: service.status(sheet.id).state is SheetSyncState.AT_ORGANIZER)
+        except AssertionError as error:
+            error.add_note(f"the sender reports {service.status(sheet.id)}, its problem: {service.problem}")
+            raise
+        state = service.status(sheet.id)
     finally:
         service.stop()
     Path(result).write_text(
