@@ -223,10 +223,6 @@ def running_host(data_dir: Path, **kwargs: object) -> Iterator[HostProcess]:
         host.stop()
 
 
-if os.name == "nt":  # pragma: no cover
-    raise ImportError("the host tests use SIGKILL")
-
-
 def wait_until_at_organizer(state: TournamentState, sheet_id: str, timeout: float = 60.0) -> None:
     """Wait until the phone's sender reports ``sheet_id`` at the organizer (``SheetSyncState.AT_ORGANIZER``),
     pulling its reports into ``state`` as the start screen does; a sheet goes out on the sender's own
@@ -242,3 +238,7 @@ def wait_until_at_organizer(state: TournamentState, sheet_id: str, timeout: floa
     except AssertionError as error:
         error.add_note(f"the sender reports {state.states.get(sheet_id)}, its problem: {state.problem}")
         raise
+
+
+if os.name == "nt":  # pragma: no cover
+    raise ImportError("the host tests use SIGKILL")
