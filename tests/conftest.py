@@ -53,13 +53,13 @@ def checkout_env() -> dict[str, str]:
     return env
 
 
-def wait_for(what: str, done: Callable[[], object], timeout: float = 60.0) -> None:
+def wait_for(what: str, done: Callable[[], object], timeout: float = 60.0, *, shows: Callable[[], str] | None = None) -> None:
     """Wait for a state (never for a time) of a process, a file or a server: ``timeout`` only ends a wait
-    that would never end."""
+    that would never end. A wait that gives up says what ``shows`` tells of the state it found."""
     deadline = time.monotonic() + timeout
     while not done():
         if time.monotonic() > deadline:
-            raise AssertionError(f"nicht erreicht: {what}")
+            raise AssertionError(f"nicht erreicht: {what}" + (f"\n{shows()}" if shows is not None else ""))
         time.sleep(0.05)
 
 

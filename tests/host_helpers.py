@@ -217,10 +217,7 @@ def with_game(sheet: Sheet, number: int, **data: Any) -> Sheet:
 
 def wait_for_log(running: RunningHost, text: str, timeout: float = 60) -> str:
     """The host's terminal output once it contains ``text`` (the log line is written after the reply)."""
-    try:
-        wait_for(f"{text!r} in the host's terminal", lambda: text in running.terminal(), timeout)
-    except AssertionError as error:
-        raise AssertionError(f"{text!r} not in the host's terminal:\n{running.terminal()}") from error
+    wait_for(f"{text!r} in the host's terminal", lambda: text in running.terminal(), timeout, shows=running.terminal)
     return running.terminal()
 
 

@@ -233,11 +233,12 @@ def wait_until_at_organizer(state: TournamentState, sheet_id: str, timeout: floa
         sync = state.states.get(sheet_id)
         return sync is not None and sync.state == SheetSyncState.AT_ORGANIZER
 
-    try:
-        wait_for(f"the sheet {sheet_id} at the organizer", there, timeout)
-    except AssertionError as error:
-        error.add_note(f"the sender reports {state.states.get(sheet_id)}, its problem: {state.problem}")
-        raise
+    wait_for(
+        f"the sheet {sheet_id} at the organizer",
+        there,
+        timeout,
+        shows=lambda: f"the sender reports {state.states.get(sheet_id)}, its problem: {state.problem}",
+    )
 
 
 if os.name == "nt":  # pragma: no cover

@@ -100,10 +100,11 @@ def test_a_run_stopped_or_killed_leaves_no_host_app_or_phone_process_behind(tmp_
             run.kill()
         # until every process holding the run's output has ended: the run, what it started, its reaper
         output = run.communicate(timeout=120)[0]
-        try:
-            wait_for(f"no process of the run ended by {ending} left", lambda: not marked(str(ready)))
-        except AssertionError as error:
-            raise AssertionError(f"left behind after {ending}: {marked(str(ready))}\nThe run printed:\n{output}") from error
+        wait_for(
+            f"no process of the run ended by {ending} left",
+            lambda: not marked(str(ready)),
+            shows=lambda: f"left behind: {marked(str(ready))}\nThe run printed:\n{output}",
+        )
         reaped = "tests/reaper.py: the test process" in output
         assert reaped == (ending != "sigterm"), output
     finally:

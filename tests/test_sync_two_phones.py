@@ -43,11 +43,11 @@ def _phone_main(join_line: str, team: str, round: int, winners: str, work: str, 
             store.add_game(sheet.id, {"winner": winner})
         signer = watten_teams(TABLE)[0 if team == "A" else 1].members[0]
         service.close_and_queue(sheet.id, signer, "Turnierleitung: Zeit abgelaufen")
-        try:
-            wait_for("the sheet at the organizer", lambda: service.status(sheet.id).state is SheetSyncState.AT_ORGANIZER)
-        except AssertionError as error:
-            error.add_note(f"the sender reports {service.status(sheet.id)}, its problem: {service.problem}")
-            raise
+        wait_for(
+            "the sheet at the organizer",
+            lambda: service.status(sheet.id).state is SheetSyncState.AT_ORGANIZER,
+            shows=lambda: f"the sender reports {service.status(sheet.id)}, its problem: {service.problem}",
+        )
         state = service.status(sheet.id)
     finally:
         service.stop()
