@@ -214,7 +214,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     from storage.paths import data_dir
     from sync.host.files import private_umask
-    from sync.host.run import HostSetupError, banner, prepare, serve
+    from sync.host.run import LISTEN_BACKLOG, HostSetupError, banner, prepare, serve
+    from sync.listen import listen_socket
 
     def ask_password() -> str | None:
         if not sys.stdin.isatty():
@@ -227,6 +228,9 @@ def cmd_host(args: argparse.Namespace) -> int:
     explicit = getattr(args, "data_dir", None)
     folder = Path(explicit) if explicit else data_dir() / "host"
     private_umask()  # the host process creates its files 0600 and folders 0700 (sync/host/files.py)
+    # The port first: one taken by another program is refused before the store is opened or a banner and
+    # a QR code point the phones at it (sync/listen.py).
+    listener = None if args.print_join else listen_socket(args.host, args.port)
     try:
         setup = prepare(
             folder,
@@ -239,17 +243,23 @@ def cmd_host(args: argparse.Namespace) -> int:
             insecure_http=args.insecure_http,
             ask_password=ask_password,
         )
-    except HostSetupError as error:
-        raise CliError(str(error)) from None
+    except BaseException as error:
+        if listener is not None:
+            listener.close()
+        if isinstance(error, HostSetupError):
+            raise CliError(str(error)) from None
+        raise
     print(banner(setup, qr=not args.no_qr), end="", flush=True)
-    if args.print_join:
+    if listener is None:  # --print-join
         setup.store.close()
         return 0
+    listener.listen(LISTEN_BACKLOG)  # a phone that connects from this line on waits in the queue until served
     print("Der Host läuft; beenden mit Strg-C.", flush=True)
     # Ctrl-C ends it also when it was started with Ctrl-C ignored (a background job of a shell script
     # inherits that): ``serve`` takes SIGINT over with a handler of its own (``CtrlC``).
     serve(
         setup,
+        listener,
         wrong_codes_per_minute=args.wrong_codes_per_minute,
         wrong_passwords_per_minute=args.wrong_passwords_per_minute,
         check_processes=args.check_processes,

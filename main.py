@@ -26,6 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -55,6 +58,7 @@ from screens.statistics_screen import StatisticsScreen
 from screens.statistics_state import StatisticsState
 from screens.tournament_state import TournamentState
 from storage import SheetStore, StorageError
+from sync.listen import listen_socket
 from sync.protocol import InvalidJoinLine, JoinLine
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -368,9 +372,35 @@ def main(page: ft.Page) -> None:
 
 
 def serve(port: int = 8550, host: str = "127.0.0.1") -> None:
-    """Serve the app in the browser view and print its URL (works offline: no CDN)."""
-    print(f"Tischblock läuft: http://{host}:{port}/", flush=True)
+    """Serve the app in the browser view and print its URL once it answers (works offline: no CDN).
+
+    A port it cannot listen on raises ``ListenError`` before anything is printed or served."""
+    listen_socket(host, port, what="die App").close()  # Flet binds it itself; taken, it would print a traceback
+    url = f"http://{host}:{port}/"
+    threading.Thread(target=announce_when_answering, args=(url,), name="announce", daemon=True).start()
     ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=str(ASSETS))
+
+
+def announce_when_answering(url: str) -> None:
+    """Print "Tischblock läuft: URL" once the page answers there, not before.
+
+    Flet's web server binds its port well after ``ft.run`` is called (0.3 s here): a line printed
+    before it sent a user's browser, or a script reading it, to a port nobody answered yet. A port
+    taken by another program never gets the line: the server's own error ends the process. A server
+    bound to every address (``0.0.0.0``, ``::``) is asked on the loopback address."""
+    parts = urlsplit(url)
+    asked = url
+    if parts.hostname in ("0.0.0.0", "::", ""):
+        asked = parts._replace(netloc=f"127.0.0.1:{parts.port}").geturl()
+    while True:
+        try:
+            with urllib.request.urlopen(asked, timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        time.sleep(0.05)  # the server binds once; polling its port is the only sign Flet gives of it
+    print(f"Tischblock läuft: {url}", flush=True)
 
 
 if __name__ == "__main__":

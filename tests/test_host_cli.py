@@ -114,7 +114,8 @@ def test_ctrl_c_at_the_password_question_says_so_without_a_traceback(
 
     monkeypatch.setattr(sys, "stdin", _Terminal())
     monkeypatch.setattr("getpass.getpass", ctrl_c)
-    done = host_cli("--data-dir", str(tmp_path), "--tournament", "Kathrein")
+    # the port first (sync/listen.py): a free one of its own, not 8443, which a test does not own
+    done = host_cli("--data-dir", str(tmp_path), "--tournament", "Kathrein", "--host", "127.0.0.1", "--port", str(free_port()))
     assert (done.returncode, done.stderr) == (130, "Abgebrochen (Strg-C).\n")
     assert "Der Host läuft" not in done.stdout
 

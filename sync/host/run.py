@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -191,8 +192,13 @@ def banner(setup: HostSetup, qr: bool = True) -> str:
     return out.getvalue()
 
 
+LISTEN_BACKLOG = 2048
+"""uvicorn's own backlog: connections the kernel queues before the host accepts them."""
+
+
 def serve(
     setup: HostSetup,
+    listener: socket.socket | None = None,
     *,
     wrong_codes_per_minute: int = 5,
     wrong_passwords_per_minute: int = 10,
@@ -205,7 +211,10 @@ def serve(
 
     Ctrl-C never raises ``KeyboardInterrupt`` here (``CtrlC``): while the host starts it is noted, and the
     host shuts down instead of serving; while uvicorn serves, uvicorn handles it and shuts down gracefully.
-    Returns normally after either (SIGTERM: uvicorn ends the process with it once it has shut down)."""
+    Returns normally after either (SIGTERM: uvicorn ends the process with it once it has shut down).
+
+    ``listener``: the socket bound to ``setup.host``:``setup.port`` (``sync.listen.listen_socket``), closed
+    when the host ends; without it uvicorn binds them itself."""
     ctrl_c = CtrlC()
     previous = signal.signal(signal.SIGINT, ctrl_c)
     lines = LineWriter(sys.stdout)
@@ -244,13 +253,16 @@ def serve(
                 timeout_graceful_shutdown=5,
                 server_header=False,
                 http=PromptClose,
+                backlog=LISTEN_BACKLOG,
             )
             server = uvicorn.Server(config)
             ctrl_c.server = server
             if not ctrl_c.pressed:
                 # uvicorn takes Ctrl-C over while it runs, and hands the one that ended it back to ``ctrl_c``
-                server.run()
+                server.run(sockets=None if listener is None else [listener])
         finally:
+            if listener is not None:
+                listener.close()
             checker.close()
             setup.store.close()
     finally:
