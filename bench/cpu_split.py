@@ -9,6 +9,12 @@ until it ends (a process that ended is counted with its last reading, the comman
 of its CPU; a process that was there before the command counts only what it used after), then prints
 the seconds per kind and their share. It sees every process on the machine, so it is meant for a
 machine doing nothing else; what else ran shows under "other". This is a measurement, not a test.
+
+What the readings cannot see is counted too: a process of the command's tree that ended between two
+readings, or after its last one, lost that CPU from its kind (a host's short CLI calls, a test's
+check processes). The kernel adds every reaped process's CPU to its parent's, and up the tree to
+the command's (``getrusage(RUSAGE_CHILDREN)``): what that exact figure has beyond the readings of the
+tree's ended processes is the row "ended between two readings".
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -53,11 +60,16 @@ def kind(command: str) -> str:
     return "other"
 
 
-def readings(me: int) -> dict[tuple[int, str], tuple[str | None, float]]:
+Key = tuple[int, str]
+"""A process: its pid and its start time (a pid is used again)."""
+
+
+def readings(me: int, family: dict[Key, tuple[int, float]] | None = None) -> dict[Key, tuple[str | None, float]]:
     """Every process now: (pid, start time) -> (kind, CPU seconds so far). The kind is ``None`` for a
     process that has ended and not been reaped yet (a zombie has no command line left): it keeps the
-    kind it was last seen with."""
-    found: dict[tuple[int, str], tuple[str | None, float]] = {}
+    kind it was last seen with. ``family`` gets each process's parent pid (an orphan's turns 1) and the
+    CPU of the children it has reaped, which the kernel adds to it (``cutime``, ``cstime``)."""
+    found: dict[Key, tuple[str | None, float]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == me:
             continue
@@ -66,10 +78,10 @@ def readings(me: int) -> dict[tuple[int, str], tuple[str | None, float]]:
             fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # a process that just ended
             continue
-        found[(int(entry), fields[19])] = (
-            None if fields[0] == "Z" else kind(command),
-            (int(fields[11]) + int(fields[12])) / TICK,
-        )
+        key = (int(entry), fields[19])
+        found[key] = (None if fields[0] == "Z" else kind(command), (int(fields[11]) + int(fields[12])) / TICK)
+        if family is not None:
+            family[key] = (int(fields[1]), (int(fields[13]) + int(fields[14])) / TICK)
     return found
 
 
@@ -80,6 +92,58 @@ def update(seen: dict[tuple[int, str], tuple[str, float]], now: dict[tuple[int, 
 
 
 ENDED_UNSEEN = "a process that ended before it was first seen"
+
+
+def unseen(kind_of_parent: str) -> str:
+    return f"ended between two readings, started by: {kind_of_parent}"
+
+
+@dataclass
+class Family:
+    """Who started whom, and what each has reaped, over the readings of a run."""
+
+    first: dict[Key, int] = field(default_factory=dict)
+    """Each process's parent when first seen (before an orphan is handed to init)."""
+    last: dict[Key, tuple[int, float]] = field(default_factory=dict)
+    """Its parent and its reaped children's CPU at its last reading."""
+
+    def add(self, now: dict[Key, tuple[int, float]]) -> None:
+        self.last.update(now)
+        for key, (parent, _) in now.items():
+            self.first.setdefault(key, parent)
+
+    def tree(self, root: Key) -> set[Key]:
+        """``root`` and the processes it started, and theirs, by the parent each had when first seen."""
+        found, grew = {root}, True
+        while grew:
+            pids = {key[0]: int(key[1]) for key in found}
+            more = {key for key, parent in self.first.items() if parent in pids and int(key[1]) >= pids[parent]}
+            grew = not more <= found
+            found |= more
+        return found
+
+    def unseen(self, root: Key, seen: dict[Key, tuple[str, float]], present: set[Key], before: dict[Key, float]) -> Counter[str]:
+        """CPU of the command's processes that no reading saw, by the kind of the process that started
+        them: what the kernel added to each process of the tree for its reaped children, less the last
+        readings of the children seen to be reaped there (a process still running or not yet reaped at
+        the end, ``present``, or orphaned, is in neither). A child's last CPU after its last reading shows at its parent, so every second the
+        tree used is counted once, from the command's own count at its end."""
+        members = self.tree(root)
+        lost: Counter[str] = Counter()
+        for parent in members:
+            reaped = self.last[parent][1] - before.get(parent, 0.0)
+            counted = sum(
+                seen[child][1] + self.last[child][1]
+                for child in members
+                if child != parent
+                and self.first[child] == parent[0]
+                and int(child[1]) >= int(parent[1])
+                and child not in present
+                and self.last[child][0] == parent[0]
+            )
+            if reaped - counted >= 0.005:
+                lost[unseen(seen[parent][0])] += reaped - counted
+        return lost
 
 
 def ended(pid: int) -> bool:
@@ -97,20 +161,28 @@ def main() -> int:
         print(__doc__)
         return 2
     me = os.getpid()
-    before: dict[tuple[int, str], tuple[str, float]] = {}
-    update(before, readings(me))
+    before: dict[Key, tuple[str, float]] = {}
+    reaped_before: dict[Key, tuple[int, float]] = {}
+    update(before, readings(me, reaped_before))
     seen = dict(before)
+    family = Family()
     started = time.monotonic()
     process = subprocess.Popen(args)
-    while not ended(process.pid):
-        update(seen, readings(me))
+    while True:
+        now: dict[Key, tuple[int, float]] = {}
+        done = ended(process.pid)
+        update(seen, readings(me, now))  # at the end, the command as a zombie: all of its CPU and its tree's
+        family.add(now)
+        if done:
+            break
         time.sleep(0.2)
-    update(seen, readings(me))  # the command as a zombie: all of its CPU
+    (root,) = [key for key in now if key[0] == process.pid]
     process.wait()
     wall = time.monotonic() - started
     totals: Counter[str] = Counter()
     for key, (name, cpu) in seen.items():
         totals[name] += cpu - (before[key][1] if key in before else 0.0)
+    totals += family.unseen(root, seen, set(now), {key: reaped for key, (_, reaped) in reaped_before.items()})
     everything = sum(totals.values())
     print(f"wall {wall:.1f} s, CPU {everything:.1f} s on {os.cpu_count()} cores (load average now {os.getloadavg()[0]:.2f})")
     for name, cpu in totals.most_common():

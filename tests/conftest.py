@@ -41,6 +41,7 @@ def bench_script(name: str) -> Any:
     spec = importlib.util.spec_from_file_location(name.rsplit("/", 1)[-1], ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a dataclass's annotations are looked up in its module
     spec.loader.exec_module(module)
     return module
 
