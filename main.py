@@ -385,9 +385,9 @@ def announce_when_answering(url: str) -> None:
     """Print "Tischblock läuft: URL" once the page answers there, not before.
 
     Flet's web server binds its port well after ``ft.run`` is called (0.3 s here): a line printed
-    before it sent a user's browser, or a script reading it, to a port nobody answered yet. A port
-    taken by another program never gets the line: the server's own error ends the process. A server
-    bound to every address (``0.0.0.0``, ``::``) is asked on the loopback address."""
+    before it sent a user's browser, or a script reading it, to a port nobody answered yet (a port
+    another program holds ``serve`` has refused before). A server bound to every address
+    (``0.0.0.0``, ``::``) is asked on the loopback address."""
     parts = urlsplit(url)
     asked = url
     if parts.hostname in ("0.0.0.0", "::", ""):
