@@ -12,9 +12,10 @@ machine doing nothing else; what else ran shows under "other". This is a measure
 
 What the readings cannot see is counted too: a process of the command's tree that ended between two
 readings, or after its last one, lost that CPU from its kind (a host's short CLI calls, a test's
-check processes). The kernel adds every reaped process's CPU to its parent's, and up the tree to
-the command's (``getrusage(RUSAGE_CHILDREN)``): what that exact figure has beyond the readings of the
-tree's ended processes is the row "ended between two readings". Beside the split's total it prints the
+check processes). The kernel adds every reaped process's CPU to its parent's (``cutime`` and
+``cstime`` in ``/proc/PID/stat``), and so up the tree to the command's, read as a zombie at its end:
+what a parent reaped beyond the last readings of its children is a row "ended between two readings",
+named after the parent (``Family.unseen``). Beside the split's total it prints the
 machine's busy CPU over the run (``/proc/stat``): on a machine doing nothing else the two agree, which
 checks the split (a browser test module, 29 Nov: 46.9 s split, 46.7 s the machine's).
 """
@@ -129,12 +130,16 @@ class Family:
 
     def tree(self, root: Key) -> set[Key]:
         """``root`` and the processes it started, and theirs, by the parent each had when first seen."""
-        found, grew = {root}, True
-        while grew:
-            pids = {key[0]: int(key[1]) for key in found}
-            more = {key for key, parent in self.first.items() if parent in pids and int(key[1]) >= pids[parent]}
-            grew = not more <= found
-            found |= more
+        started_by: dict[int, list[Key]] = {}
+        for key, parent in self.first.items():
+            started_by.setdefault(parent, []).append(key)
+        found, todo = {root}, [root]
+        while todo:
+            parent = todo.pop()
+            for key in started_by.get(parent[0], []):
+                if key not in found and int(key[1]) >= int(parent[1]):
+                    found.add(key)
+                    todo.append(key)
         return found
 
     def unseen(self, root: Key, seen: dict[Key, tuple[str, float]], present: set[Key], before: dict[Key, float]) -> Counter[str]:
@@ -150,8 +155,11 @@ class Family:
         tree used is counted once, from the command's own count at its end."""
         members = self.tree(root)
         children: dict[Key, list[Key]] = {key: [] for key in members}
+        by_pid: dict[int, list[Key]] = {}
+        for key in members:
+            by_pid.setdefault(key[0], []).append(key)
         for child in members - {root}:
-            parents = [key for key in members if key[0] == self.first[child] and int(key[1]) <= int(child[1])]
+            parents = [key for key in by_pid.get(self.first[child], []) if int(key[1]) <= int(child[1])]
             if parents:
                 children[max(parents, key=lambda key: int(key[1]))].append(child)
         lost: Counter[str] = Counter()
