@@ -16,7 +16,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 import weakref
 from collections import deque
 from collections.abc import Iterator
@@ -29,7 +28,7 @@ from filelock import FileLock
 from PIL import Image, ImageChops
 from playwright.sync_api import Error as PlaywrightError
 
-from .conftest import ROOT
+from .conftest import ROOT, wait_for
 
 if TYPE_CHECKING:
     from .renderer_watch import RendererWatch
@@ -242,6 +241,10 @@ def organizer_page(browser: Any) -> Iterator[Any]:
         context.close()
 
 
+ANNOUNCED = "Tischblock läuft: "
+"""The line an app prints once its page answers (``main.announce_when_answering``; the README quotes it)."""
+
+
 @contextmanager
 def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT, script: Path = ROOT / "main.py") -> Iterator[str]:
     """Start ``main.py`` as the user's ``tischblock app`` does (or another ``script`` serving on
@@ -262,22 +265,29 @@ def running_app(env: dict[str, str] | None = None, cwd: Path = ROOT, script: Pat
         text=True,
     )
     output: deque[str] = deque(maxlen=200)
-    reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
+    announced = threading.Event()
+
+    def read() -> None:
+        for line in process.stdout or ():
+            output.append(line)
+            if line.startswith(ANNOUNCED):
+                announced.set()
+
+    reader = threading.Thread(target=read, daemon=True)
     reader.start()
     url = f"http://127.0.0.1:{port}/"
     app_outputs[url] = output
     try:
-        deadline = time.monotonic() + patient(60_000) / 1000
-        while True:
-            try:
-                with urllib.request.urlopen(url, timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    reader.join(5)
-                    raise RuntimeError(f"the app did not start: {''.join(output)}") from None
-                time.sleep(0.3)
+        # the app says it runs once its page answers (main.announce_when_answering), or it ends
+        wait_for(
+            "the app says it runs",
+            lambda: announced.is_set() or process.poll() is not None,
+            patient(60_000) / 1000,
+            shows=lambda: "".join(output),
+        )
+        if not announced.is_set():
+            reader.join(5)
+            raise RuntimeError(f"the app did not start: {''.join(output)}")
         yield url
     except BaseException as error:
         if not isinstance(error, ScreenAssertionError):

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from pathlib import Path
 
 import flet as ft
 
+from main import announce_when_answering
 from screens.settings_screen import SettingsScreen
 from screens.settings_state import SettingsState
 from storage import SheetStore
@@ -41,5 +43,6 @@ def main(page: ft.Page) -> None:
 
 if __name__ == "__main__":
     port = int(os.environ["TISCHBLOCK_PORT"])
-    print(f"Einstellungen unter Last: http://127.0.0.1:{port}/", flush=True)
+    # says it runs as the app does, once its page answers: tests.browser.running_app waits for that line
+    threading.Thread(target=announce_when_answering, args=(f"http://127.0.0.1:{port}/",), daemon=True).start()
     ft.run(main, view=ft.AppView.WEB_BROWSER, port=port, no_cdn=True)
