@@ -110,7 +110,8 @@ def update(seen: dict[tuple[int, str], tuple[str, float]], now: dict[tuple[int, 
 ENDED_UNSEEN = "a process that ended before it was first seen"
 
 
-def unseen(kind_of_parent: str) -> str:
+def unseen_row(kind_of_parent: str) -> str:
+    """The row of what ended between two readings, named after the process that started it."""
     return f"ended between two readings, started by: {kind_of_parent}"
 
 
@@ -128,19 +129,22 @@ class Family:
         for key, (parent, _) in now.items():
             self.first.setdefault(key, parent)
 
-    def tree(self, root: Key) -> set[Key]:
-        """``root`` and the processes it started, and theirs, by the parent each had when first seen."""
+    def tree(self, root: Key) -> dict[Key, list[Key]]:
+        """``root`` and the processes it started, and theirs (by the parent each had when first seen):
+        each with the processes it started."""
         started_by: dict[int, list[Key]] = {}
         for key, parent in self.first.items():
             started_by.setdefault(parent, []).append(key)
-        found, todo = {root}, [root]
+        children: dict[Key, list[Key]] = {root: []}
+        todo = [root]
         while todo:
             parent = todo.pop()
             for key in started_by.get(parent[0], []):
-                if key not in found and int(key[1]) >= int(parent[1]):
-                    found.add(key)
+                if key not in children and int(key[1]) >= int(parent[1]):
+                    children[parent].append(key)
+                    children[key] = []
                     todo.append(key)
-        return found
+        return children
 
     def unseen(self, root: Key, seen: dict[Key, tuple[str, float]], present: set[Key], before: dict[Key, float]) -> Counter[str]:
         """CPU of the command's processes that no reading saw, by the kind of the process that started
@@ -153,15 +157,7 @@ class Family:
         from the parent's (children first, up the tree); without it those children counted twice (the
         whole suite, 29 Nov 21:46: 1652.7 s split against 1553.6 s the machine used). So every second the
         tree used is counted once, from the command's own count at its end."""
-        members = self.tree(root)
-        children: dict[Key, list[Key]] = {key: [] for key in members}
-        by_pid: dict[int, list[Key]] = {}
-        for key in members:
-            by_pid.setdefault(key[0], []).append(key)
-        for child in members - {root}:
-            parents = [key for key in by_pid.get(self.first[child], []) if int(key[1]) <= int(child[1])]
-            if parents:
-                children[max(parents, key=lambda key: int(key[1]))].append(child)
+        children = self.tree(root)
         lost: Counter[str] = Counter()
 
         def short(process: Key) -> float:
@@ -173,7 +169,7 @@ class Family:
             unseen_here = self.last[process][1] - before.get(process, 0.0) - counted + shortfall
             if unseen_here >= 0:
                 if unseen_here >= 0.005:
-                    lost[unseen(seen[process][0])] += unseen_here
+                    lost[unseen_row(seen[process][0])] += unseen_here
                 return 0.0
             return unseen_here
 

@@ -73,7 +73,7 @@ def test_what_no_reading_saw_is_what_the_parent_reaped_beyond_its_childrens_last
     lost = family.unseen(root, seen, {root, running, orphan}, {})
     # the root reaped 1.0 s; the child seen with 0.3 s and 0.1 s reaped: 0.6 s of the root's children unseen.
     # The child reaped 0.1 s, its own child seen with 0.04 s: 0.06 s more.
-    assert lost == {bench.unseen("other"): pytest.approx(0.6), bench.unseen("a host"): pytest.approx(0.06)}
+    assert lost == {bench.unseen_row("other"): pytest.approx(0.6), bench.unseen_row("a host"): pytest.approx(0.06)}
 
 
 def _bench() -> Any:
@@ -145,4 +145,4 @@ def test_children_reaped_after_their_parents_last_reading_count_once() -> None:
     assert family.unseen(root, seen, {root}, {}) == {}
     # 0.2 s more of the grandchild unseen: only the root's count has it, so it is named after the root
     family.add({root: (1, 0.8)})
-    assert family.unseen(root, seen, {root}, {}) == {bench.unseen("other"): pytest.approx(0.2)}
+    assert family.unseen(root, seen, {root}, {}) == {bench.unseen_row("other"): pytest.approx(0.2)}
