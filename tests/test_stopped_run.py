@@ -11,7 +11,10 @@ phone process and multiprocessing's resource tracker were left running.
 A test process that dies without its ``finally`` blocks (pytest-timeout's thread method ends a hung
 test's process with ``os._exit(1)``; a SIGKILL) has what it started ended by its reaper
 (``tests/reaper.py``): the same probe, ended those two ways, leaves nothing either. Without the reaper
-the host, the app and the phone process ran on.
+the host, the app and the phone process ran on. The probe also forks a child without exec, as the
+storage kill tests fork their writers: before the reaper heard of such children from the children
+themselves (``reaper._forked``), the child kept the reaper's pipe open and ran on, holding the run's
+output, so the run never ended for the test.
 """
 
 from __future__ import annotations
@@ -50,13 +53,24 @@ def test_started_then_stopped(tmp_path: Path) -> None:
             phone.start()
             while not (tmp_path / "phone").exists():
                 time.sleep(0.05)
-            ready = Path(os.environ["TISCHBLOCK_STOPPED_RUN"])
-            ready.write_text("ready")
-            while not ready.with_name("exit").exists():  # until the run is stopped or killed
-                time.sleep(0.05)
-            # as pytest-timeout's thread method ends a hung test's process: from a thread, no finally runs
-            threading.Thread(target=os._exit, args=(1,)).start()
-            time.sleep(600)
+            writer = os.fork()  # as the storage kill tests fork their writers: no exec, so no mark
+            if writer == 0:  # pragma: no cover - the child never returns
+                try:
+                    time.sleep(600)
+                finally:
+                    os._exit(0)
+            try:
+                ready = Path(os.environ["TISCHBLOCK_STOPPED_RUN"])
+                ready.with_name("writer").write_text(str(writer))
+                ready.write_text("ready")
+                while not ready.with_name("exit").exists():  # until the run is stopped or killed
+                    time.sleep(0.05)
+                # as pytest-timeout's thread method ends a hung test's process: from a thread, no finally runs
+                threading.Thread(target=os._exit, args=(1,)).start()
+                time.sleep(600)
+            finally:
+                os.kill(writer, 9)
+                os.waitpid(writer, 0)
     finally:
         host.stop()
 """
@@ -92,6 +106,7 @@ def test_a_run_stopped_or_killed_leaves_no_host_app_or_phone_process_behind(tmp_
         started = marked(str(ready))
         kinds = " ".join(started.values())
         assert "cli.py" in kinds and "main.py" in kinds and "multiprocessing" in kinds, started
+        assert int((tmp_path / "writer").read_text()) in started, started
         if ending == "sigterm":
             run.send_signal(signal.SIGTERM)
         elif ending == "os._exit":
@@ -113,3 +128,33 @@ def test_a_run_stopped_or_killed_leaves_no_host_app_or_phone_process_behind(tmp_
             run.wait(10)
         for pid in marked(str(ready)):
             os.kill(pid, signal.SIGKILL)
+
+
+def _reaper_told(said: bytes) -> subprocess.CompletedProcess[bytes]:
+    """A real reaper (of a mark nothing carries) that reads ``said`` from its pipe and then finds it closed."""
+    return subprocess.run(
+        [sys.executable, str(Path(reaper.__file__)), f"no-such-mark-{os.getpid()}"],
+        input=said,
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+
+
+def test_a_forked_child_the_pipe_named_is_ended_only_if_it_is_that_child_and_the_end_was_not_normal() -> None:
+    """The reaper ends a child forked without exec that the pipe named, by pid and start time; not a
+    process that has the pid but started at another time (the pid used again), and nothing after a
+    normal end, even with a child's line written after it (a child forked while the run ended)."""
+    child = subprocess.Popen(["sleep", "300"])
+    try:
+        line = b"%s %d %d\n" % (reaper.FORKED, child.pid, reaper.start_time(child.pid))
+        other = b"%s %d %d\n" % (reaper.FORKED, child.pid, reaper.start_time(child.pid) + 1)
+        _reaper_told(line + b"\n" + reaper.NORMAL_END + b"\n" + line)
+        _reaper_told(other)
+        assert child.poll() is None, "the reaper ended a process that was not the one the pipe named"
+        told = _reaper_told(line)
+        assert child.wait(timeout=60) == -signal.SIGTERM
+        assert b"ended 1 of its processes" in told.stderr
+    finally:
+        child.kill()
+        child.wait()
