@@ -180,6 +180,8 @@ class Outbox:
         return self.queue(sid)
 
     def status(self, sheet_id: uuid.UUID | str) -> SheetSync:
+        """The sheet's sync state: the store's acknowledgement read before the notes, which ``send``
+        writes in the other order."""
         stored = self.store.stored(sheet_id)
         return _state(stored.info(), self.notes.read().get(str(stored.sheet.id), {}))
 
@@ -256,9 +258,12 @@ class Outbox:
                 self._uncertain.add((sheet.id, revision))
             raise
         self._uncertain.discard((sheet.id, revision))
-        self.store.mark_acknowledged(sheet.id, answer.revision)
+        # The comparison first, then the acknowledgement: ``status`` reads them in the other order, so
+        # a screen (or another thread) that sees "beim Veranstalter" sees the host's comparison with it.
+        # The other way round, a status read between the two said "at the organizer" without it.
         if answer.comparison is not None:
             self.notes.update(sheet.id, comparison=answer.comparison.message)
+        self.store.mark_acknowledged(sheet.id, answer.revision)
         return answer
 
     def _wrong_place(self, sheet: Sheet) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from urllib3.util.retry import Retry
 
 from scoring import Entry, Sheet
-from storage import SheetStore, StorageError, SyncState
+from storage import SheetStore, StorageError, SyncMark, SyncState
 from sync.client import (
     CertificateMismatch,
     Credentials,
@@ -183,6 +184,34 @@ def test_closing_queues_and_only_the_hosts_answer_marks_a_revision_acknowledged(
     assert on_host == {(str(sheet.id), 7), (str(sheet.id), 8)}
     body = next(b for sid, rev, b in host.stored_revisions() if sid == str(sheet.id) and rev == 8)
     assert Sheet.from_json(body) == store.open(sheet.id)
+
+
+def test_a_status_that_says_at_the_organizer_has_the_hosts_comparison_with_it(
+    tmp_path: Path, host: HostProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a screen reads while the sender is busy: the moment the revision counts as "beim Veranstalter"
+    the host's comparison is there too (in the whole suite, a phone read the state between the two and
+    found it at the organizer without the comparison the host had answered)."""
+    store_a, credentials_a = phone(tmp_path, host, table=8, team="A", name="handy-a")
+    store_b, credentials_b = phone(tmp_path, host, table=8, team="B", name="handy-b")
+    sheet_a = stored_sheet(store_a, credentials_a, seed=5)
+    sheet_b = stored_sheet(store_b, credentials_b, seed=5)
+    with HostClient.for_credentials(credentials_a) as client:
+        assert Outbox(store_a, client, credentials_a).send(sheet_a.id) is not None
+    seen: list[SheetSync] = []
+    with HostClient.for_credentials(credentials_b) as client:
+        outbox = Outbox(store_b, client, credentials_b)
+        acknowledge = store_b.mark_acknowledged
+
+        def acknowledge_and_look(sheet_id: uuid.UUID | str, revision: int) -> SyncMark:
+            mark = acknowledge(sheet_id, revision)
+            seen.append(outbox.status(sheet_b.id))
+            return mark
+
+        monkeypatch.setattr(store_b, "mark_acknowledged", acknowledge_and_look)
+        answer = outbox.send(sheet_b.id)
+    assert answer is not None and answer.comparison is not None and answer.comparison.agree
+    assert [(s.state, s.comparison) for s in seen] == [(SheetSyncState.AT_ORGANIZER, answer.comparison.message)]
 
 
 def test_a_sheet_of_another_table_is_refused_here_and_by_the_host(tmp_path: Path, host: HostProcess) -> None:
