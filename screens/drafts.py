@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scoring import Entry, Score, Sheet, find_ruleset
+from scoring import Entry, RuleViolation, Score, Sheet, find_ruleset
 from scoring.engine import EntryChecker
 from scoring.numbering import refusal_text
 
@@ -104,19 +104,30 @@ def checker(sheet: Sheet) -> EntryChecker:
 
 
 def allowed(sheet: Sheet, kind: str, data: Mapping[str, Any]) -> bool:
-    """Whether the ruleset accepts this entry on ``sheet`` now (so a panel offers only what is allowed)."""
-    return refusal(sheet, kind, data) is None
+    """Whether the ruleset accepts this entry on ``sheet`` now (so a panel offers only what is allowed).
+
+    Only the verdict: the refusal's text names the game by its number, which walks the whole log, and
+    a panel asks this of every choice it shows after every game (issue 24: the last game of a Watten
+    Durchgang cost 2.5 times its first for those texts alone)."""
+    return _problem(sheet, kind, data) is None
 
 
 def refusal(sheet: Sheet, kind: str, data: Mapping[str, Any]) -> str | None:
     """The ruleset's German message if it refuses this entry on ``sheet`` now, else ``None``.
 
     Same verdict as ``Ruleset.check``; the sheet's log is replayed once for all the candidates."""
+    problem = _problem(sheet, kind, data)
+    if problem is None:
+        return None
+    if isinstance(problem, RuleViolation):
+        return refusal_text(problem, sheet.entries, find_ruleset(sheet.ruleset.id).counted_kinds(sheet), kind)
+    return str(problem)
+
+
+def _problem(sheet: Sheet, kind: str, data: Mapping[str, Any]) -> ValueError | None:
+    """Why the ruleset refuses this entry on ``sheet`` now (the rule it breaks, or its data's error), else ``None``."""
     try:
         entry = Entry(kind=kind, data=dict(data))
     except ValueError as error:
-        return str(error)
-    violation = checker(sheet).refusal(entry)
-    if violation is None:
-        return None
-    return refusal_text(violation, sheet.entries, find_ruleset(sheet.ruleset.id).counted_kinds(sheet), kind)
+        return error
+    return checker(sheet).refusal(entry)

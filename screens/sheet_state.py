@@ -17,7 +17,7 @@ from scoring import Line, RuleViolation, Score, Sheet, explain, find_ruleset
 from scoring.engine import Headline
 from scoring.messages import kind_label
 from scoring.model import CLOSE, CORRECTION, VOID, Entry
-from scoring.numbering import Numbered, next_label, numbering, refusal_text
+from scoring.numbering import Numbered, line_names, next_label, numbering, refusal_text
 from storage import SheetStore, StorageError
 
 from .drafts import DraftIncomplete, EntryDraft, assign, checker, refusal
@@ -32,6 +32,16 @@ def when(at: datetime | None) -> str:
     if at is None:
         return "ohne Zeit"
     return at.astimezone().strftime("%d.%m. %H:%M")
+
+
+def _names(sheet: Sheet, score: Score, struck: bool) -> dict[int, Numbered]:
+    """What the sheet calls each log entry (``numbering``). Without a struck game every entry but the
+    corrections is a line of ``score``, with its latest kind, and the lines name themselves
+    (``line_names``, as the host does) without resolving the log again: after every game (issue 24)."""
+    counted = find_ruleset(sheet.ruleset.id).counted_kinds(sheet)
+    if not struck and len(score.lines) == sum(1 for e in sheet.entries if e.kind != CORRECTION):
+        return {named.entry: named for named in line_names(score.lines, counted)}
+    return numbering(sheet.entries, counted)
 
 
 @dataclass(frozen=True)
@@ -240,7 +250,7 @@ class SheetState:
         cache = self._views
         voids = {e.target: i for i, e in enumerate(sheet.entries, start=1) if e.kind == VOID}
         by_entry = {line.entry: line for line in score.lines}
-        names = numbering(sheet.entries, find_ruleset(sheet.ruleset.id).counted_kinds(sheet))
+        names = _names(sheet, score, bool(voids))
         views = []
         for number, entry in enumerate(sheet.entries, start=1):
             if entry.kind in (CORRECTION, VOID):

@@ -284,3 +284,26 @@ def test_a_refusal_goes_with_its_action(store: SheetStore) -> None:
     assert state.close_error == "Bitte mit Namen unterschreiben." and state.error is None
     assert state.submit("game", {"winner": "B", "value": 3})
     assert state.error is None and state.notice == "6. Spiel eingetragen"
+
+
+def test_after_each_game_the_panel_asks_verdicts_only_and_the_lines_name_themselves(
+    store: SheetStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last game of a sheet costs about what its first does (``python bench/app.py``): the panel
+    asks the ruleset about every choice it offers, and naming a refusal ("25. Spiel: …") walks the
+    whole log, as does numbering it; neither is needed to show a saved game. (Before, a finished
+    Watten Durchgang's last game took 2.5 times its first: every choice refused, and each named.)"""
+    state = SheetState(store, watten_sheet(store))
+    state.load()
+
+    def walks_the_log(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the whole log walked to show a saved game")
+
+    monkeypatch.setattr("screens.drafts.refusal_text", walks_the_log)
+    monkeypatch.setattr("screens.sheet_state.numbering", walks_the_log)
+    while state.score is None or not state.score.status.finished:
+        assert state.submit("game", {"winner": "A", "value": 3}), state.error
+    assert state.lines[-1].title.endswith(". Spiel") and len(state.lines) == len(state.sheet.entries)  # type: ignore[union-attr]
+    monkeypatch.undo()
+    assert not state.submit("game", {"winner": "B", "value": 2})  # a refusal is still named
+    assert state.error is not None and state.error.startswith(f"{len(state.lines) + 1}. Spiel: ")
