@@ -704,6 +704,8 @@ class EntryChecker:
             return None
         assert self._replay is not None
         number = len(self.sheet.entries) + 1
+        if number > MAX_ENTRIES:
+            return RuleViolation("Blatt voll", f"Ein Blatt hat höchstens {MAX_ENTRIES} Einträge", entry=MAX_ENTRIES + 1)
         if self._replay.closed:
             return RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden", entry=number)
         state = _fork(self._replay.state)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import Entry, RuleViolation, Sheet, find_ruleset
+from scoring import Entry, RuleViolation, Sheet, engine, find_ruleset
 from scoring.model import CORRECTION, VOID
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
@@ -60,3 +61,15 @@ def test_a_correction_among_the_new_entries_replays_the_whole_log() -> None:
     before = ruleset.checker(first)
     assert before.advanced(fixed) is None
     assert ruleset.checker(fixed, before).score.json_dict() == ruleset.score(fixed).json_dict()
+
+
+def test_a_full_sheet_is_refused_by_the_checker_as_by_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limit of entries a sheet holds gives the same refusal on both ways (the store checks the
+    next game with the checker, issue 24)."""
+    sheet = SHEETS["watten-turnier"]
+    prefix = sheet.model_copy(update={"entries": sheet.entries[:5]})
+    monkeypatch.setattr(engine, "MAX_ENTRIES", 5)
+    candidate = Entry(kind=sheet.entries[5].kind, data=sheet.entries[5].data)
+    refusal = find_ruleset(sheet.ruleset.id).checker(prefix).refusal(candidate)
+    assert refusal is not None and str(refusal) == verdict(prefix, candidate)
+    assert refusal.rule == "Blatt voll"

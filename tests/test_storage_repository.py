@@ -8,6 +8,7 @@ import signal
 import threading
 import time
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -235,7 +236,6 @@ def test_a_window_holding_the_lock_too_long_gives_a_clear_message(tmp_path: Path
     assert len(SheetStore(root).add_game(sheet.id, {"winner": "A"}).entries) == 1
 
 
-
 def test_a_nested_hold_passes_through_and_another_thread_still_waits(tmp_path: Path) -> None:
     """The thread holding the store's lock may take it again (the statistics read every sheet
     under one hold); another thread sharing the store object still waits for the file lock."""
@@ -263,6 +263,7 @@ def test_a_nested_hold_passes_through_and_another_thread_still_waits(tmp_path: P
     assert len(refused) == 1
     assert len(store.open(sheet.id).entries) == 2
 
+
 operations = st.lists(
     st.one_of(
         st.tuples(st.just("game"), st.sampled_from("AB")),
@@ -276,7 +277,9 @@ operations = st.lists(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations)
-def test_property_the_store_holds_exactly_what_was_accepted(tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, object]]) -> None:
+def test_property_the_store_holds_exactly_what_was_accepted(
+    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, object]]
+) -> None:
     """Whatever is appended (and accepted by the rules) reads back identically, scores the same,
     survives a JSON backup round trip, and what the rules refuse leaves no trace."""
     from storage import export_backup, import_backup
@@ -384,3 +387,91 @@ def test_a_stray_json_file_in_the_sheets_folder_does_not_rewrite_the_index_at_ev
     assert written == [], "nothing changed, nothing written"
     assert store.damaged() == [] and store.warnings == []
     assert (store.sheets_dir / "notes.json").read_text() == "{}"
+
+
+_AT = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
+
+window_ops = st.lists(
+    st.tuples(
+        st.integers(min_value=0, max_value=1),
+        st.one_of(
+            st.tuples(st.just("game"), st.sampled_from(["A", "B", "A2", "B3", "C"])),
+            st.tuples(st.just("void"), st.integers(min_value=1, max_value=14)),
+            st.tuples(st.just("correct"), st.integers(min_value=1, max_value=14)),
+            st.tuples(st.just("close"), st.just("")),
+        ),
+    ),
+    max_size=14,
+)
+
+
+def _entry(kind: str, arg: object) -> Entry:
+    if kind == "game":
+        text = str(arg)
+        data: dict[str, object] = {"winner": text[0], **({"value": int(text[1:])} if text[1:] else {})}
+        return Entry(kind="game", data=data, at=_AT, device="w")
+    if kind == "void":
+        return Entry(kind="void", target=int(arg), at=_AT, device="w")  # type: ignore[call-overload]
+    if kind == "correct":
+        return Entry(
+            kind="correction",
+            target=int(arg),
+            replacement={"kind": "game", "data": {"winner": "B", "value": 3}},
+            at=_AT,
+            device="w",
+        )  # type: ignore[call-overload,arg-type]
+    return Entry(kind="close", data={"signed_by": "A"}, at=_AT, device="w")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=window_ops)
+def test_property_two_windows_get_the_verdicts_of_the_whole_log(
+    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[int, tuple[str, object]]]
+) -> None:
+    """A store checks the next entry from the state after its own last append (issue 24), not by
+    replaying the log: whatever another window wrote in between (games, Streichungen, corrections,
+    the close), each entry gets exactly the verdict and message of checking it against the whole
+    stored log, and the file holds exactly what was accepted."""
+    root = tmp_path_factory.mktemp("windows")
+    windows = (SheetStore(root, device="w"), SheetStore(root, device="w"))
+    sheet = watten(windows[0], bummerl_count=2)
+    ruleset = find_ruleset(sheet.ruleset.id)
+    for window, (kind, arg) in ops:
+        before = windows[window].open(sheet.id)
+        entry = _entry(kind, arg)
+        try:
+            ruleset.check(before, entry)
+            expected = None
+        except RuleViolation as error:
+            expected = str(error)
+        try:
+            windows[window].append(sheet.id, entry)
+            got = None
+        except RuleViolation as error:
+            got = str(error)
+        assert got == expected, (kind, arg)
+        assert windows[1 - window].open(sheet.id) == (before if expected else before.with_entry(entry))
+
+
+def test_the_next_game_is_checked_without_replaying_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut is taken: after a window's first game, its next games are checked with no replay
+    of the whole log, also after another window's games, whose game that makes a team gspannt
+    decides the next verdict."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    other = new_store(tmp_path)
+    other.add_game(sheet.id, {"winner": "B"})
+    ruleset = type(find_ruleset(sheet.ruleset.id))
+
+    def no_replay(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the whole log was replayed")
+
+    monkeypatch.setattr(ruleset, "_replay", no_replay)
+    for _ in range(5):
+        store.add_game(sheet.id, {"winner": "A"})
+    other.add_game(sheet.id, {"winner": "A"})  # 14:2, Sautreiber gspannt
+    with pytest.raises(RuleViolation) as info:
+        store.add_game(sheet.id, {"winner": "B", "value": 2})
+    assert info.value.rule.startswith("Regel 8") and info.value.entry == 9
+    sheet = store.add_game(sheet.id, {"winner": "B", "value": 3})
+    assert [e.data["winner"] for e in sheet.entries] == ["A", "B"] + ["A"] * 6 + ["B"]
