@@ -269,10 +269,10 @@ class SheetStore:
         """The ruleset's checker of the sheet as this store last appended to it (``append``): the next
         game is checked from the state after the last one, not by replaying the whole log (issue 24:
         with that replay a Schafkopf Serie's last game took 1.9 times its first from the tap to the
-        screen, ``bench/app.py``). It is only a
-        shortcut: ``EntryChecker.advanced`` uses it only where the sheet read from the file begins
-        with the log it has seen (else the log is replayed), so another window's write, a
-        correction or another sheet cannot make it give another verdict."""
+        screen, ``bench/app.py``). It is only a shortcut: ``EntryChecker.advanced`` uses it only
+        where the sheet read from the file begins with the log it has seen (else the log is
+        replayed), so another window's write, a correction or another sheet cannot make it give
+        another verdict."""
         self.warnings: list[str] = []
         """German messages about files found damaged and kept aside, for the app to show."""
 

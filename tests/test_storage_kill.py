@@ -219,10 +219,10 @@ def _kill_rounds(template: Path, work_root: Path, work: Callable[[Path], None], 
     the work was done.
 
     The time the work takes follows the machine: a child that finished before its kill says how
-    long it took, and the next kill is drawn within that. A window measured once, before the
-    rounds, held for none of them when the machine got busier or quieter meanwhile: in the
-    fresh-clone CI of 14b3b0e (28 Nov) the kills came after the work in 91 of 100 rounds, and in
-    that of 38a29fc (30 Nov, timed in a warm forked child) in 91 again, and the test failed."""
+    long it took, and the next kill is drawn within that. With one time measured before the rounds,
+    rounds that ran faster than that measurement got their kill after the work: in the fresh-clone
+    CI of 14b3b0e (28 Nov) in 91 of 100 rounds, and in that of 38a29fc (30 Nov, timed in a warm
+    forked child) in 91 again, and the test failed."""
     warm = work_root / "warm"
     shutil.copytree(template, warm)
     work(warm)
