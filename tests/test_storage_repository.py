@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from scoring import Entry, RuleViolation, Sheet, find_ruleset, score_sheet
 from storage import SheetExists, SheetNotFound, SheetStore, StoreBusy, SyncState, SyncStateError
 from storage import atomic as atomic_module
+from storage.repository import SHEET_TABLE, SheetStorage, StoredSheet
 
 from .storage_helpers import TEAMS, new_store, snapshot, watten
 
@@ -176,6 +177,54 @@ def test_appending_writes_only_the_sheets_own_file(tmp_path: Path, monkeypatch: 
     written.clear()
     store.list_sheets()
     assert written == [], "nothing changed, nothing written"
+
+
+def _count_validations(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every ``StoredSheet.model_validate`` from now on: each a whole sheet validated."""
+    validated: list[object] = []
+    original = StoredSheet.model_validate
+
+    def counting(value: object, *args: object, **kwargs: object) -> StoredSheet:
+        validated.append(value)
+        return original(value, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(StoredSheet, "model_validate", counting)
+    return validated
+
+
+def test_a_read_and_a_save_validate_the_sheet_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file's check validates the sheet, and the store takes that sheet instead of validating
+    the same document again (issue 24: twice on every read and every save)."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    validated = _count_validations(monkeypatch)
+    assert store.open(sheet.id).entries == sheet.entries
+    assert len(validated) == 1
+    validated.clear()
+    saved = store.add_game(sheet.id, {"winner": "A"})
+    assert len(validated) == 1
+    assert store.open(sheet.id) == saved and len(saved.entries) == 3
+
+
+def test_a_document_other_than_the_one_read_is_validated_anew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The storage hands out the sheet its read validated only for that document (or TinyDB's copy of
+    it), and only once: a changed document, or the same one asked for again, is validated anew."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="AB")
+    storage = SheetStorage(store.sheet_path(sheet.id))
+    raw = storage.read()
+    assert raw is not None
+    document = raw[SHEET_TABLE]["1"]
+    changed = {**document, "device": "ein anderes Handy"}
+    validated = _count_validations(monkeypatch)
+    assert storage.stored_sheet(changed).device == "ein anderes Handy"
+    assert len(validated) == 1
+    again = storage.read()
+    assert again is not None and len(validated) == 2, "the read validates the file's sheet"
+    assert storage.stored_sheet(dict(again[SHEET_TABLE]["1"])).sheet == sheet
+    assert len(validated) == 2, "TinyDB's copy of the document read is that document"
+    assert storage.stored_sheet(again[SHEET_TABLE]["1"]).sheet == sheet
+    assert len(validated) == 3, "taken once"
 
 
 def _fork(work) -> int:  # type: ignore[no-untyped-def]
