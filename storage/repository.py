@@ -198,7 +198,7 @@ class SheetStorage(VersionedStorage):
         read validated, where ``document`` is that document or TinyDB's copy of it, else validated
         now. Taken once: a document changed after it (a save's) is validated anew. Every read and
         every save validated the whole sheet twice, the file's check and then the store's own (a
-        32-game Serie: 0.9 ms of a 4.4 ms save, issue 24)."""
+        32-game Serie's save: 0.3 ms of its 2.7 ms of CPU, issue 24)."""
         validated, self._validated = self._validated, None
         if validated is not None and (document is validated[0] or document == validated[0]):
             return validated[1]  # TinyDB's copy shares the values: compared by identity, cheaply
