@@ -24,7 +24,7 @@ from pydantic import Field
 
 from .engine import Score
 from .model import CLOSE, Frozen, Sheet
-from .numbering import line_names
+from .numbering import line_label_of
 from .registry import find_ruleset
 
 
@@ -62,9 +62,8 @@ class Tally:
     """The participants' keys, sorted, each once: the order of every game's points."""
     games: tuple[tuple[int, ...], ...]
     """Per game (corrections and voids resolved, the close left out): the points of each of ``keys``."""
-    labels: tuple[str, ...]
-    """Per line of ``games``: what the sheet calls it as the players count ("8. Spiel", "Bscheißn nach
-    dem 6. Spiel"; ``numbering``)."""
+    kinds: tuple[str, ...]
+    """Per line of ``games``: its entry kind (what the sheet calls it is made from it, ``label``)."""
     numbers: tuple[int | None, ...]
     """Per line of ``games``: its game number as the players count ("8. Spiel": 8), ``None`` for an event."""
     paper: bool
@@ -72,6 +71,13 @@ class Tally:
     totals: tuple[tuple[str, tuple[int, ...]], ...]
     """The numbers a paper Tischliste writes at its foot (``Ruleset.paper_totals``), each labelled,
     with the value of each of ``keys``: what a sheet is compared by when either side is ``paper``."""
+
+    def label(self, index: int) -> str:
+        """What the sheet calls line ``index`` (from 0) of ``games`` as the players count ("8. Spiel",
+        "Bscheißn nach dem 6. Spiel"; ``numbering``). Made only where a comparison names a line: the
+        labels of every line of every sheet a host takes were half of its tally (issue 24)."""
+        before = next((number for number in reversed(self.numbers[:index]) if number is not None), 0)
+        return line_label_of(self.kinds[index], self.numbers[index], before)
 
     def points(self, game: int) -> dict[str, int]:
         """Game ``game`` (from 0): points by participant key, in the sheet's order of participants."""
@@ -101,12 +107,21 @@ def tally(sheet: Sheet, score: Score) -> Tally:
             row[place[pid]] = value
         return tuple(row)
 
-    games, labels, numbers = [], [], []
-    for line, named in zip(score.lines, line_names(score.lines, ruleset.counted_kinds(sheet)), strict=True):
-        if line.kind != CLOSE:
+    counted = ruleset.counted_kinds(sheet)
+    games: list[tuple[int, ...]] = []
+    kinds: list[str] = []
+    numbers: list[int | None] = []
+    played = 0  # the games as the players count them (``numbering``): the close is none
+    for line in score.lines:
+        kind = line.kind
+        if kind != CLOSE:
             games.append(by_key(line.points))
-            labels.append(named.label)
-            numbers.append(named.game)
+            kinds.append(kind)
+            if kind in counted:
+                played += 1
+                numbers.append(played)
+            else:
+                numbers.append(None)
     totals = [(label, by_key(points)) for label, points in ruleset.paper_totals(sheet, score)]
     return Tally(
         ruleset=sheet.ruleset.id,
@@ -115,7 +130,7 @@ def tally(sheet: Sheet, score: Score) -> Tally:
         participants=tuple((p.key, p.name) for p in sheet.participants),
         keys=keys,
         games=tuple(games),
-        labels=tuple(labels),
+        kinds=tuple(kinds),
         numbers=tuple(numbers),
         paper=ruleset.is_paper_totals(score),
         totals=tuple(totals),
@@ -140,16 +155,16 @@ def _describe(points: Mapping[str, int], names: Mapping[str, str]) -> str:
 
 def _at(side: Tally, index: int) -> str:
     """ "beim 8. Spiel", "beim 3. Gehen", "bei Bscheißn nach dem 6. Spiel": line ``index`` (from 0) of ``side``."""
-    return f"{'beim' if side.numbers[index] is not None else 'bei'} {side.labels[index]}"
+    return f"{'beim' if side.numbers[index] is not None else 'bei'} {side.label(index)}"
 
 
 def _where(a: Tally, b: Tally, index: int) -> str:
     """Line ``index`` (from 0) as the players count it, on the sheet that has it; where both sheets have
     it and call it differently (a game on one, a Bscheißn on the other), both names."""
-    if index >= len(a.labels):
+    if index >= len(a.games):
         return _at(b, index)
-    if index < len(b.labels) and b.labels[index] != a.labels[index]:
-        return f"{_at(a, index)} ({b.writer or 'zweites Blatt'}: {b.labels[index]})"
+    if index < len(b.games) and b.label(index) != a.label(index):
+        return f"{_at(a, index)} ({b.writer or 'zweites Blatt'}: {b.label(index)})"
     return _at(a, index)
 
 

@@ -66,8 +66,16 @@ def _named(number: int, kind: str, games: int, game_kinds: Collection[str]) -> t
         return Numbered(entry=number, game=None, label="Abschluss"), games
     if kind in game_kinds:
         games += 1
-        return Numbered(entry=number, game=games, label=f"{games}. {kind_label(kind)}"), games
-    return Numbered(entry=number, game=None, label=f"{kind_label(kind)}{_after(games)}"), games
+        return Numbered(entry=number, game=games, label=line_label_of(kind, games, games)), games
+    return Numbered(entry=number, game=None, label=line_label_of(kind, None, games)), games
+
+
+def line_label_of(kind: str, game: int | None, games: int) -> str:
+    """What a line of ``kind`` other than the close is called: game ``game`` ("8. Spiel"), or with
+    ``game`` ``None`` an event after ``games`` counted games ("Bscheißn nach dem 6. Spiel")."""
+    if game is not None:
+        return f"{game}. {kind_label(kind)}"
+    return f"{kind_label(kind)}{_after(games)}"
 
 
 def line_names(lines: Sequence[Line], game_kinds: Collection[str]) -> list[Numbered]:

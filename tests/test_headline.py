@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 
 from scoring import Entry, Replacement, Sheet, all_rulesets, find_ruleset
+from scoring.compare import tally
 from scoring.engine import RuleViolation
+from scoring.model import CLOSE
 from scoring.numbering import line_names, next_label, numbering, refusal_text
 
 from .conftest import DATA, ROOT
@@ -146,7 +148,7 @@ def test_the_status_under_the_headline_does_not_say_again_what_it_shows() -> Non
 def test_line_names_are_what_numbering_calls_each_line_at_every_prefix_of_every_sheet() -> None:
     """``line_names`` (the comparison's way: from a score's lines) names every line as ``numbering``
     (from the log: corrections, Streichungen, events, the close) does, on every data sheet and
-    example cut after every entry, the game numbers too."""
+    example cut after every entry, the game numbers too; and so does the comparison's ``Tally``."""
     paths = sorted(DATA.glob("*/*.json")) + [p for p in sorted(EXAMPLES.glob("*.json")) if not p.name.endswith(".score.json")]
     named_lines = 0
     corrected = 0
@@ -163,6 +165,10 @@ def test_line_names_are_what_numbering_calls_each_line_at_every_prefix_of_every_
             kinds = ruleset.counted_kinds(prefix)
             called = numbering(prefix.entries, kinds)
             assert line_names(score.lines, kinds) == [called[line.entry] for line in score.lines], (path.name, cut)
+            counted = tally(prefix, score)  # the comparison names a line only where sheets differ
+            lines = [called[line.entry] for line in score.lines if line.kind != CLOSE]
+            assert [counted.label(i) for i in range(len(counted.games))] == [n.label for n in lines], (path.name, cut)
+            assert list(counted.numbers) == [n.game for n in lines], (path.name, cut)
             named_lines += len(score.lines)
             corrected += any(line.corrected_by for line in score.lines)
     assert named_lines > 1000 and corrected > 10, (named_lines, corrected)
