@@ -44,10 +44,13 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import instructions
 
 from scoring import Sheet, find_ruleset, score_sheet
 from scoring.model import CLOSE, CORRECTION, VOID
@@ -93,52 +96,101 @@ def time_submit(store: SheetStore, blank: Sheet, games: list[tuple[str, dict[str
     return saving, showing
 
 
+def example_sheets() -> list[Sheet]:
+    """The example sheets of every ruleset (``docs/examples/``)."""
+    return [Sheet.from_json(path.read_bytes()) for path in sorted(EXAMPLES.glob("*.json")) if ".score." not in path.name]
+
+
 def fill(store: SheetStore, count: int) -> None:
     """``count`` sheets in the store: the example sheets of every ruleset, each time with a new id."""
-    examples = [Sheet.from_json(path.read_bytes()) for path in sorted(EXAMPLES.glob("*.json")) if ".score." not in path.name]
+    examples = example_sheets()
     for number in range(count):
         sheet = examples[number % len(examples)].model_copy(update={"id": uuid.uuid4()})
         now = datetime.now(UTC)
         store.put(StoredSheet(sheet=sheet, created_at=now, updated_at=now, device="bench"))
 
 
-def time_statistics(store: SheetStore, samples: int) -> tuple[float, float, float, float]:
-    """Median CPU seconds (of this process: the figures of a machine other work keeps busy) to read every sheet (the baseline); to read and score every sheet, nothing
-    else (what the statistics cannot do without); to open the statistics from nothing (every sheet
-    read and scored); and to open them as the app does, after the start screen listed (and so
-    scored) the sheets. Each timed part starts after a full garbage collection and keeps nothing
-    of the others alive (an earlier version held the baseline's 1000 parsed sheets while timing
-    the statistics, and every full collection traced them)."""
-    load, read_score, cold, warm = [], [], [], []
+STATISTICS_PARTS = ("nur lesen", "lesen und werten", "aus dem Nichts", "nach der Startseite")
+"""The parts of opening the statistics the bench measures (``statistics_parts``), in order."""
+
+
+def statistics_parts(store: SheetStore) -> list[tuple[Callable[[], object], Callable[[], object]]]:
+    """Per part of ``STATISTICS_PARTS`` its set-up (not measured) and the part itself: read every sheet
+    (the baseline); read and score every sheet, nothing else (what the statistics cannot do without);
+    open the statistics from nothing (every sheet read and scored: ``StatisticsState.load`` after
+    ``scored.forget``); open them as the app does, after the start screen listed (and so scored) the
+    sheets (``AppState.refresh``, in the set-up)."""
     count = len(store.list_sheets())
-    for _ in range(samples):
-        gc.collect()
-        start = time.process_time()
+    shown: list[StatisticsState] = []
+
+    def read() -> None:
         assert len(store.all_stored()) == count
-        load.append(time.process_time() - start)
-        gc.collect()
-        start = time.process_time()
+
+    def read_and_score() -> None:
         with store.locked():
             for info in store.list_sheets():
                 sheet = store.open(info.id)
                 find_ruleset(sheet.ruleset.id).score(sheet)
-        read_score.append(time.process_time() - start)
+
+    def from_nothing() -> None:
+        shown.clear()
         scored.forget()
-        state = StatisticsState(store)
-        gc.collect()
-        start = time.process_time()
-        state.load()
-        cold.append(time.process_time() - start)
-        assert state.result is not None and state.result.sheets == count, state.result
+        shown.append(StatisticsState(store))
+
+    def after_start_screen() -> None:
+        shown.clear()
         scored.forget()
         AppState(store).refresh()
-        state = StatisticsState(store)
-        gc.collect()
-        start = time.process_time()
+        shown.append(StatisticsState(store))
+
+    def load() -> None:
+        state = shown[0]
         state.load()
-        warm.append(time.process_time() - start)
         assert state.result is not None and state.result.sheets == count, state.result
-    return statistics.median(load), statistics.median(read_score), statistics.median(cold), statistics.median(warm)
+
+    def nothing() -> None:
+        shown.clear()
+
+    return [(nothing, read), (nothing, read_and_score), (from_nothing, load), (after_start_screen, load)]
+
+
+def time_statistics(store: SheetStore, samples: int) -> list[float]:
+    """Per part of ``STATISTICS_PARTS`` the median CPU seconds (of this process: the figures of a
+    machine other work keeps busy). Each timed part starts after its set-up and a full garbage
+    collection and keeps nothing of the others alive (an earlier version held the baseline's 1000
+    parsed sheets while timing the statistics, and every full collection traced them)."""
+    took: list[list[float]] = [[] for _ in STATISTICS_PARTS]
+    for _ in range(samples):
+        for times, (setup, part) in zip(took, statistics_parts(store), strict=True):
+            setup()
+            gc.collect()
+            start = time.process_time()
+            part()
+            times.append(time.process_time() - start)
+    return [statistics.median(times) for times in took]
+
+
+def count_statistics(many: Path, few: Path) -> None:
+    """(The child ``count_statistics_instructions`` runs under callgrind.) Each part of
+    ``STATISTICS_PARTS`` once over the store in ``few`` (what a first run does once: lazy set-ups,
+    caches), then over the store in ``many`` between two marks, its set-up and a full garbage
+    collection before the first."""
+    for setup, part in statistics_parts(SheetStore(few, device="bench")):
+        setup()
+        part()
+    for setup, part in statistics_parts(SheetStore(many, device="bench")):
+        setup()
+        gc.collect()
+        instructions.mark()
+        part()
+        instructions.mark()
+
+
+def count_statistics_instructions(many: Path, few: Path) -> list[int]:
+    """The instructions of each part of ``STATISTICS_PARTS`` over the store in ``many`` (valgrind's
+    callgrind, ``bench/instructions.py``): the same on every run, whatever else runs."""
+    totals = instructions.counted([sys.executable, __file__, "--count-statistics", str(many), str(few)])
+    return instructions.measured(totals, len(STATISTICS_PARTS))
 
 
 def profile_statistics(store: SheetStore) -> list[tuple[str, float]]:
@@ -218,7 +270,7 @@ FRAME = re.compile(r"(\S+) \(scoring/(\w+\.py):(\d+)\)")
 
 def score_examples_for(seconds: float) -> None:
     """Score the example sheets over and over for ``seconds`` of CPU (what ``--texts`` samples)."""
-    sheets = [Sheet.from_json(path.read_bytes()) for path in sorted(EXAMPLES.glob("*.json")) if ".score." not in path.name]
+    sheets = example_sheets()
     start = time.process_time()
     while time.process_time() - start < seconds:
         for sheet in sheets:
@@ -347,10 +399,19 @@ def main() -> None:
     parser.add_argument(
         "--texts", type=float, default=0, help="also sample scoring for this many CPU seconds with py-spy: the texts' share"
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the statistics' parts in instructions (valgrind's callgrind: the same on every run, about 50x as slow)",
+    )
     parser.add_argument("--score-for", type=float, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--count-statistics", nargs=2, type=Path, metavar=("MANY", "FEW"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.score_for:
         score_examples_for(args.score_for)
+        return
+    if args.count_statistics:
+        count_statistics(*args.count_statistics)
         return
     print(f"{'Blatt':<45} {'erstes Spiel':>13} {'letztes Spiel':>14} {'letztes/erstes':>15}")
     taps: list[tuple[str, float, float]] = []
@@ -378,14 +439,24 @@ def main() -> None:
             many = SheetStore(Path(tmp) / "many", device="bench")
             fill(many, args.sheets)
             load, read_score, cold, warm = time_statistics(many, args.statistics_samples)
+            titles = (
+                f"{args.sheets} Blätter lesen und werten, sonst nichts",
+                f"{args.sheets} Blätter, aus dem Nichts",
+                f"{args.sheets} Blätter, nach der Startseite",
+            )
             print()
-            print(f"{'Statistik über':<45} {'nur lesen':>13} {'Statistik':>14} {'Zuschlag':>15}")
-            for title, took in (
-                (f"{args.sheets} Blätter lesen und werten, sonst nichts", read_score),
-                (f"{args.sheets} Blätter, aus dem Nichts", cold),
-                (f"{args.sheets} Blätter, nach der Startseite", warm),
-            ):
+            print(f"{'Statistik über (CPU-Zeit)':<45} {'nur lesen':>13} {'Statistik':>14} {'Zuschlag':>15}")
+            for title, took in zip(titles, (read_score, cold, warm), strict=True):
                 print(f"{title:<45} {load * 1000:>10.0f} ms {took * 1000:>11.0f} ms {(took - load) / load:>+14.0%}")
+            if args.instructions:
+                few = SheetStore(Path(tmp) / "few", device="bench")
+                fill(few, len(example_sheets()))
+                counts = count_statistics_instructions(Path(tmp) / "many", Path(tmp) / "few")
+                print()
+                print(f"{'Statistik über (Instruktionen, callgrind)':<45} {'nur lesen':>13} {'Statistik':>14} {'Zuschlag':>15}")
+                base = counts[0]
+                for title, count in zip(titles, counts[1:], strict=True):
+                    print(f"{title:<45} {base / 1e6:>9.0f} Mi {count / 1e6:>10.0f} Mi {(count - base) / base:>+14.1%}")
             if args.profile:
                 print()
                 print(f"Wohin die Zeit der Statistik aus dem Nichts geht (cProfile, {args.sheets} Blätter):")

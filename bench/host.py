@@ -47,7 +47,6 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +58,9 @@ from starlette.concurrency import run_in_threadpool
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import host_steps  # noqa: E402  (bench/, beside this script)
+from host_steps import sheet_pairs  # noqa: E402
 
 API = "/api/v1"
 TOKEN_HEADER = "X-Tischblock-Token"
@@ -328,28 +330,6 @@ def summarize(results: list[Result]) -> dict[str, float]:
 
 
 # -- the sheets -----------------------------------------------------------------------------------
-def sheet_pairs(tournament: str, tables: int, round_no: int, rng: random.Random) -> list[tuple[Any, Any]]:
-    """Per table two distinct signed sheets of the same Durchgang: team A's and team B's."""
-    from tests.sync_helpers import watten_sheet, watten_teams
-
-    seeds = [rng.randrange(1 << 30) for _ in range(8)]
-    templates = [
-        (
-            watten_sheet(random.Random(seed), tournament=tournament, table=1, written_by="A"),
-            watten_sheet(random.Random(seed), tournament=tournament, table=1, written_by="B"),
-        )
-        for seed in seeds
-    ]
-    pairs = []
-    for table in range(1, tables + 1):
-        pair = []
-        for template in templates[table % len(templates)]:
-            context = template.context.model_copy(update={"table": table, "round": round_no})
-            pair.append(template.model_copy(update={"id": uuid.uuid4(), "context": context, "participants": watten_teams(table)}))
-        pairs.append((pair[0], pair[1]))
-    return pairs
-
-
 def jobs_for(pairs: list[tuple[Any, Any]], tokens: dict[tuple[int, str], str]) -> list[Job]:
     """Every table's first sheet, then every table's second (so each second sheet finds its first)."""
     return [
@@ -483,37 +463,6 @@ def report(name: str, rows: dict[str, list[dict[str, float]]]) -> float:
     return ratio
 
 
-def per_sheet(tables: int) -> None:
-    """CPU per sheet of the host's pure steps on the bench's own sheets, the fastest of 5 passes:
-    parsing the body (``json_body``), the ruleset's check (``score_sheet``), the comparison's tally,
-    the stored form (canonical JSON, SHA-256), and all of them as a check process runs them
-    (``check_sheet``, ``sync/host/checking.py``): what the host cannot do with less."""
-    from scoring import Sheet, score_sheet
-    from scoring.compare import tally
-    from sync.host.checking import check_sheet
-    from sync.host.http import json_body
-    from sync.protocol import body_sha256
-
-    sheets = [sheet for pair in sheet_pairs("bench", tables, 1, random.Random(2026)) for sheet in pair]
-    bodies = [sheet.to_json().encode("utf-8") for sheet in sheets]
-    scored = [(sheet, score_sheet(sheet)) for sheet in sheets]
-    steps: tuple[tuple[str, Callable[[Any], object], list[Any]], ...] = (
-        ("parse (json_body)", lambda body: json_body(Sheet, body, "application/json"), bodies),
-        ("score (score_sheet)", score_sheet, sheets),
-        ("tally", lambda pair: tally(*pair), scored),
-        ("stored form", lambda sheet: body_sha256(sheet.to_json().encode("utf-8")), sheets),
-        ("all (check_sheet)", lambda body: check_sheet(body, "application/json"), bodies),
-    )
-    for name, step, items in steps:
-        best = float("inf")
-        for _ in range(5):
-            start = time.process_time()
-            for item in items:
-                step(item)
-            best = min(best, (time.process_time() - start) / len(items) * 1000)
-        print(f"  {name:22s} {best:5.2f} ms of CPU per sheet ({len(items)} sheets, fastest of 5)")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--tables", type=int, default=1000, help="tables, two signed sheets each per round")
@@ -541,6 +490,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only time, in this process, what the host does with each of the bench's sheets in pure Python: parse, score",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="with --per-sheet: count each step in instructions too (valgrind's callgrind: the same on every run)",
+    )
     parser.add_argument("--serve-bare", nargs=2, metavar=("FD", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--cert", help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)
@@ -552,7 +506,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     if args.per_sheet:
-        per_sheet(args.tables)
+        host_steps.per_sheet(args.tables)
+        if args.instructions:
+            host_steps.per_sheet_instructions(args.tables)
         return 0
     transports = {"both": [False, True], "http": [False], "https": [True]}[args.transport]
     complete = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,3 +25,17 @@ def test_bench_app_runs_with_tiny_numbers() -> None:
     assert "doppelkopf-haus" in done.stdout and "im Mittel" in done.stdout
     assert "in building texts" in done.stdout and "the engine around them" in done.stdout
     assert "with no text built" in done.stdout
+
+
+def test_bench_app_counts_the_statistics_in_instructions() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--only", "--sheets", "6", "--statistics-samples", "1", "--instructions"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Statistik über (Instruktionen, callgrind)" in done.stdout, done.stdout
+    for part in (" lesen und werten, sonst nichts", ", aus dem Nichts", ", nach der Startseite"):
+        assert re.search(rf"6 Blätter{part} +\d+ Mi +\d+ Mi +[+-]\d+\.\d%", done.stdout), (part, done.stdout)

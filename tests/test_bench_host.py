@@ -51,7 +51,7 @@ def test_bench_host_runs_with_tiny_numbers() -> None:
 
 def test_bench_host_times_the_pure_steps_per_sheet() -> None:
     out = bench("--tables", "2", "--per-sheet")
-    for step in ("parse (json_body)", "score (score_sheet)", "tally", "stored form", "all (check_sheet)"):
+    for step in ("parse (parse_json_body)", "score (score_sheet)", "tally", "stored form", "all (check_sheet)"):
         assert re.search(rf"{re.escape(step)} +\d+\.\d\d ms of CPU per sheet \(4 sheets, fastest of 5\)", out), out
 
 
