@@ -18,7 +18,9 @@ beside the time to just read those sheets (``SheetStore.all_stored``) in the sam
 from nothing (every sheet read and scored: ``StatisticsState.load`` after ``scored.forget``), and
 opening it as the app does, from the start screen, which has scored every sheet for its glance
 already (``AppState.refresh`` first; not timed). The figure is what the statistics add to the
-reading (target: under 50%).
+reading (target: under 50%). ``--instructions`` counts the same parts once more in instructions, in a
+child process under valgrind's callgrind (``bench/instructions.py``): CPU seconds of one process move
+with what else runs on a shared machine, the instructions of the same work do not.
 
 ``--texts SECONDS`` samples the scoring of the example sheets with py-spy for that long and splits
 its time: the rulesets' handlers, and within them the statements that build a line's explanation

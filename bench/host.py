@@ -25,6 +25,8 @@ sheets are serialized before. Every round sends new sheets (new ids, the next ro
 both targets; the order alternates. Prints throughput and p50/p99 latency for both, and the
 host's share of the bare endpoint's throughput (target: at least 0.5, p99 under 4x). All data
 lives in one temporary directory that is removed at the end; ports come from the operating system.
+``--per-sheet`` times only the host's pure steps per sheet in this process (``bench/host_steps.py``;
+with ``--instructions`` also counted in instructions under valgrind's callgrind).
 
 This is a measurement, not a test.
 """

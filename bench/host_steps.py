@@ -46,7 +46,15 @@ def sheet_pairs(tournament: str, tables: int, round_no: int, rng: random.Random)
         pair = []
         for template in templates[table % len(templates)]:
             context = template.context.model_copy(update={"table": table, "round": round_no})
-            pair.append(template.model_copy(update={"id": uuid.UUID(int=rng.getrandbits(128), version=4), "context": context, "participants": watten_teams(table)}))
+            pair.append(
+                template.model_copy(
+                    update={
+                        "id": uuid.UUID(int=rng.getrandbits(128), version=4),
+                        "context": context,
+                        "participants": watten_teams(table),
+                    }
+                )
+            )
         pairs.append((pair[0], pair[1]))
     return pairs
 
