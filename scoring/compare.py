@@ -24,7 +24,7 @@ from pydantic import Field
 
 from .engine import Score
 from .model import CLOSE, Frozen, Sheet
-from .numbering import line_label_of
+from .numbering import game_number, line_label_of
 from .registry import find_ruleset
 
 
@@ -111,17 +111,14 @@ def tally(sheet: Sheet, score: Score) -> Tally:
     games: list[tuple[int, ...]] = []
     kinds: list[str] = []
     numbers: list[int | None] = []
-    played = 0  # the games as the players count them (``numbering``): the close is none
+    played = 0  # the games as the players count them (``numbering``)
     for line in score.lines:
         kind = line.kind
         if kind != CLOSE:
             games.append(by_key(line.points))
             kinds.append(kind)
-            if kind in counted:
-                played += 1
-                numbers.append(played)
-            else:
-                numbers.append(None)
+            number, played = game_number(kind, played, counted)
+            numbers.append(number)
     totals = [(label, by_key(points)) for label, points in ruleset.paper_totals(sheet, score)]
     return Tally(
         ruleset=sheet.ruleset.id,

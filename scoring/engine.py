@@ -130,7 +130,8 @@ class Outcome(NamedTuple):
 
     A named tuple, not a frozen dataclass: as immutable, and made once per game of every sheet scored
     in a quarter of the time (a frozen dataclass sets each field through ``object.__setattr__``):
-    4 % of scoring's instructions (``python bench/host.py --per-sheet --instructions``, issue 24)."""
+    2.6 % of scoring a Watten sheet's instructions (``python bench/host.py --per-sheet --instructions``,
+    issue 24)."""
 
     points: Mapping[str, int]
     explanation: Sequence[Explanation]

@@ -64,10 +64,17 @@ def _named(number: int, kind: str, games: int, game_kinds: Collection[str]) -> t
     games; and the count of games after it."""
     if kind == CLOSE:
         return Numbered(entry=number, game=None, label="Abschluss"), games
-    if kind in game_kinds:
-        games += 1
-        return Numbered(entry=number, game=games, label=line_label_of(kind, games, games)), games
-    return Numbered(entry=number, game=None, label=line_label_of(kind, None, games)), games
+    game, games = game_number(kind, games, game_kinds)
+    return Numbered(entry=number, game=game, label=line_label_of(kind, game, games)), games
+
+
+def game_number(kind: str, games: int, game_kinds: Collection[str]) -> tuple[int | None, int]:
+    """The game number the players give a line of ``kind`` after ``games`` counted games (``None``: an
+    event or the close, which count none), and the count after it: the one count ``numbering``, the
+    screen's lines and the comparison's ``Tally`` share."""
+    if kind != CLOSE and kind in game_kinds:
+        return games + 1, games + 1
+    return None, games
 
 
 def line_label_of(kind: str, game: int | None, games: int) -> str:
