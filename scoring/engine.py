@@ -676,25 +676,59 @@ class EntryChecker:
             or sheet.participants != self.sheet.participants
             or sheet.context != self.sheet.context
             or len(new) < len(old)
+            # (a tuple's comparison takes the same entry object as equal without asking pydantic)
             or new[: len(old)] != old
             or any(entry.kind in (CORRECTION, VOID) for entry in new[len(old) :])
         ):
             return None
-        run = _Replay(
-            state=_fork(self._replay.state),
-            options=self._replay.options,
-            lines=list(self._replay.lines),
-            totals=dict(self._replay.totals),
-            closed=self._replay.closed,
-            last_entry=self._replay.last_entry,
-            lookup=self._replay.lookup,
-        )
+        run = self._forked()
         try:
             for number, entry in enumerate(new[len(old) :], start=len(old) + 1):
                 self.ruleset._step(run, sheet, EffectiveEntry(number, entry.kind, entry.data, ()))
         except RuleViolation:
             return None
         return EntryChecker(self.ruleset, sheet, run)
+
+    def then(self, entry: Entry) -> EntryChecker:
+        """The checker of this sheet with ``entry`` (a game, an event or the close) appended: the same
+        verdict as ``refusal``, raised as ``RuleViolation``, and the entry stepped once for both the
+        check and the replay after it (the store's append checked it and then stepped it again)."""
+        refusal = self._refusal_before(entry)
+        if refusal is not None:
+            raise refusal
+        sheet = self.sheet.with_entry(entry)
+        run = self._forked()
+        number = len(self.sheet.entries) + 1
+        self.ruleset._step(run, sheet, EffectiveEntry(number, entry.kind, entry.data, ()))
+        return EntryChecker(self.ruleset, sheet, run)
+
+    def _forked(self) -> _Replay[Any, Any]:
+        """A copy of this checker's replay that stepping further does not change."""
+        assert self._replay is not None
+        replay = self._replay
+        return _Replay(
+            state=_fork(replay.state),
+            options=replay.options,
+            lines=list(replay.lines),
+            totals=dict(replay.totals),
+            closed=replay.closed,
+            last_entry=replay.last_entry,
+            lookup=replay.lookup,
+        )
+
+    def _refusal_before(self, entry: Entry) -> RuleViolation | None:
+        """What refuses a game or event before its handler is asked: a sheet refused itself, a full
+        log, a closed sheet."""
+        if self._error is not None:
+            return self._error
+        assert entry.kind not in (CORRECTION, VOID), "corrections and voids are checked the long way (refusal)"
+        assert self._replay is not None
+        number = len(self.sheet.entries) + 1
+        if number > MAX_ENTRIES:
+            return RuleViolation("Blatt voll", f"Ein Blatt hat höchstens {MAX_ENTRIES} Einträge", entry=MAX_ENTRIES + 1)
+        if self._replay.closed:
+            return RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden", entry=number)
+        return None
 
     def refusal(self, entry: Entry) -> RuleViolation | None:
         """The rule ``entry`` breaks if appended to the sheet now, or ``None`` if it is allowed."""
@@ -706,12 +740,11 @@ class EntryChecker:
             except RuleViolation as error:
                 return error
             return None
+        refusal = self._refusal_before(entry)
+        if refusal is not None:
+            return refusal
         assert self._replay is not None
         number = len(self.sheet.entries) + 1
-        if number > MAX_ENTRIES:
-            return RuleViolation("Blatt voll", f"Ein Blatt hat höchstens {MAX_ENTRIES} Einträge", entry=MAX_ENTRIES + 1)
-        if self._replay.closed:
-            return RuleViolation("Abschluss", "Das Blatt ist abgeschlossen; es kann nur noch korrigiert werden", entry=number)
         state = _fork(self._replay.state)
         ctx = Context(self.sheet.with_entry(entry), self._replay.options, number, lookup=self._replay.lookup)
         try:

@@ -452,15 +452,13 @@ class SheetStore:
             if entry.kind in (CORRECTION, VOID):
                 ruleset.check(sheet, entry)
             else:
-                checker = ruleset.checker(sheet, self._checker)
-                refusal = checker.refusal(entry)
-                if refusal is not None:
-                    raise refusal
-                checked.append(checker)
+                after = ruleset.checker(sheet, self._checker).then(entry)  # raises the refusal
+                checked.append(after)
+                return stored.model_copy(update={"sheet": after.sheet, "updated_at": utcnow()})
             return stored.model_copy(update={"sheet": sheet.with_entry(entry), "updated_at": utcnow()})
 
         sheet = self._update(sheet_id, change).sheet
-        self._checker = checked[0].advanced(sheet) if checked else None
+        self._checker = checked[0] if checked and checked[0].sheet is sheet else None
         return sheet
 
     def add_game(self, sheet_id: uuid.UUID | str, data: Mapping[str, Any], kind: str = "game") -> Sheet:

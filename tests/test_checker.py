@@ -53,6 +53,50 @@ def test_advancing_the_checker_scores_like_a_full_replay(name: str, data: st.Dat
     assert advanced.score.json_dict() == ruleset.score(later).json_dict()
 
 
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(sorted(SHEETS)), data=st.data())
+def test_then_gives_the_verdict_of_check_and_scores_like_a_full_replay(name: str, data: st.DataObject) -> None:
+    """``then`` (the store's append: the entry checked and stepped once) refuses what ``check``
+    refuses, with the same message, and otherwise scores the longer sheet as a full replay does, and
+    advances further as a checker made the long way."""
+    sheet = SHEETS[name]
+    ruleset = find_ruleset(sheet.ruleset.id)
+    prefix = sheet.model_copy(update={"entries": sheet.entries[: data.draw(st.integers(0, len(sheet.entries)))]})
+    games = [e for e in sheet.entries if e.kind not in (CORRECTION, VOID)]
+    entry = data.draw(st.sampled_from(games))
+    candidate = Entry(kind=entry.kind, data=entry.data)
+    expected = verdict(prefix, candidate)
+    try:
+        after = ruleset.checker(prefix).then(candidate)
+    except RuleViolation as error:
+        assert str(error) == expected
+        return
+    assert expected is None
+    assert after.sheet.entries == (*prefix.entries, candidate)
+    assert after.score.json_dict() == ruleset.score(after.sheet).json_dict()
+    for more in games[:3]:
+        following = Entry(kind=more.kind, data=more.data)
+        shortcut, long_way = after.refusal(following), ruleset.checker(after.sheet).refusal(following)
+        assert (None if shortcut is None else str(shortcut)) == (None if long_way is None else str(long_way))
+
+
+def test_a_prefix_read_again_from_the_file_advances_by_equality() -> None:
+    """The store compares the log it reads from the file (new objects, equal entries) with the one
+    its checker holds: equal entries advance the checker; an entry that differs does not."""
+    sheet = SHEETS["schafkopf-turnier"]
+    ruleset = find_ruleset(sheet.ruleset.id)
+    first = sheet.model_copy(update={"entries": sheet.entries[:10]})
+    read_again = Sheet.from_json(sheet.model_copy(update={"entries": sheet.entries[:12]}).to_json())
+    assert read_again.entries[:10] == first.entries and read_again.entries[0] is not first.entries[0]
+    advanced = ruleset.checker(first).advanced(read_again)
+    assert advanced is not None
+    assert advanced.score.json_dict() == ruleset.score(read_again).json_dict()
+    changed = read_again.entries[3].model_copy(update={"data": {**read_again.entries[3].data, "gewonnen": True}})
+    other = read_again.model_copy(update={"entries": (*read_again.entries[:3], changed, *read_again.entries[4:])})
+    assert other.entries[3] != first.entries[3]
+    assert ruleset.checker(first).advanced(other) is None
+
+
 def test_a_correction_among_the_new_entries_replays_the_whole_log() -> None:
     sheet = SHEETS["watten-turnier"]
     ruleset = find_ruleset(sheet.ruleset.id)
