@@ -18,9 +18,10 @@ beside the time to just read those sheets (``SheetStore.all_stored``) in the sam
 from nothing (every sheet read and scored: ``StatisticsState.load`` after ``scored.forget``), and
 opening it as the app does, from the start screen, which has scored every sheet for its glance
 already (``AppState.refresh`` first; not timed). The figure is what the statistics add to the
-reading (target: under 50%). ``--instructions`` counts the same parts once more in instructions, in a
-child process under valgrind's callgrind (``bench/instructions.py``): CPU seconds of one process move
-with what else runs on a shared machine, the instructions of the same work do not.
+reading (target: under 50%). ``--instructions`` counts the same parts once more in instructions, and
+each sheet's first and last game (saved, and shown), in one child process under valgrind's callgrind
+(``bench/instructions.py``): CPU seconds of one process move with what else runs on a shared
+machine, the instructions of the same work do not (a game's fsync is the kernel's and not counted).
 
 ``--texts SECONDS`` samples the scoring of the example sheets with py-spy for that long and splits
 its time: the rulesets' handlers, and within them the statements that build a line's explanation
@@ -77,10 +78,12 @@ def games_of(sheet: Sheet) -> list[tuple[str, dict[str, object]]]:
     return [(e.kind, dict(e.data)) for e in sheet.entries if e.kind not in (CORRECTION, VOID, CLOSE)]
 
 
-def time_submit(store: SheetStore, blank: Sheet, games: list[tuple[str, dict[str, object]]], before: int) -> tuple[float, float]:
-    """Seconds for game ``before + 1`` on a sheet already holding ``before`` games, entered as the
-    app does it: saving it (``SheetStore.add_game``: the ruleset's check, the durable write), and
-    from the saved sheet to the state ready to redraw (``SheetState.show_saved``)."""
+def submit_parts(
+    store: SheetStore, blank: Sheet, games: list[tuple[str, dict[str, object]]], before: int
+) -> tuple[Callable[[], Sheet], Callable[[Sheet], None]]:
+    """Game ``before + 1`` on a new sheet already holding ``before`` games (set up here, not measured),
+    entered as the app does it, in two parts: saving it (``SheetStore.add_game``: the ruleset's check,
+    the durable write), and from the saved sheet to the state ready to redraw (``SheetState.show_saved``)."""
     sheet = blank.model_copy(update={"id": uuid.uuid4()})
     store.create(sheet)
     for kind, data in games[:before]:
@@ -88,14 +91,56 @@ def time_submit(store: SheetStore, blank: Sheet, games: list[tuple[str, dict[str
     state = SheetState(store, str(sheet.id))
     state.load()
     kind, data = games[before]
+
+    def save() -> Sheet:
+        return store.add_game(sheet.id, dict(data), kind=kind)
+
+    def show(saved: Sheet) -> None:
+        ok = state.show_saved(saved, "gespeichert")
+        assert ok, state.error
+
+    return save, show
+
+
+def time_submit(store: SheetStore, blank: Sheet, games: list[tuple[str, dict[str, object]]], before: int) -> tuple[float, float]:
+    """Seconds for game ``before + 1`` on a sheet already holding ``before`` games (``submit_parts``):
+    saving it, and from the saved sheet to the state ready to redraw."""
+    save, show = submit_parts(store, blank, games, before)
     start = time.perf_counter()
-    saved = store.add_game(sheet.id, dict(data), kind=kind)
+    saved = save()
     saving = time.perf_counter() - start
     start = time.perf_counter()
-    ok = state.show_saved(saved, "gespeichert")
+    show(saved)
     showing = time.perf_counter() - start
-    assert ok, state.error
     return saving, showing
+
+
+def example_game(ruleset_id: str) -> tuple[Sheet, list[tuple[str, dict[str, object]]]]:
+    """The example sheet of ``ruleset_id`` without its entries, and the games it was entered with."""
+    example = Sheet.from_json((EXAMPLES / f"{ruleset_id}.json").read_bytes())
+    return example.model_copy(update={"entries": ()}), games_of(example)
+
+
+def count_submits(folder: Path, ruleset_ids: list[str]) -> None:
+    """(The child ``count_submit_instructions`` runs under callgrind.) Per ruleset the first and the
+    last game of its example sheet, each saved and shown between marks (``submit_parts``; the set-up
+    not counted), after one uncounted pass of both (what a first run does once: lazy set-ups)."""
+    store = SheetStore(folder, device="bench")
+    for ruleset_id in ruleset_ids:
+        blank, games = example_game(ruleset_id)
+        for counted in (False, True):
+            for before in (0, len(games) - 1):
+                save, show = submit_parts(store, blank, games, before)
+                gc.collect()
+                if counted:
+                    instructions.mark()
+                saved = save()
+                if counted:
+                    instructions.mark()
+                    instructions.mark()
+                show(saved)
+                if counted:
+                    instructions.mark()
 
 
 def example_sheets() -> list[Sheet]:
@@ -156,6 +201,15 @@ def statistics_parts(store: SheetStore) -> list[tuple[Callable[[], object], Call
     return [(nothing, read), (nothing, read_and_score), (from_nothing, load), (after_start_screen, load)]
 
 
+def statistics_titles(sheets: int) -> tuple[str, str, str]:
+    """The printed names of the parts of ``STATISTICS_PARTS`` after the baseline, over ``sheets`` sheets."""
+    return (
+        f"{sheets} Blätter lesen und werten, sonst nichts",
+        f"{sheets} Blätter, aus dem Nichts",
+        f"{sheets} Blätter, nach der Startseite",
+    )
+
+
 def time_statistics(store: SheetStore, samples: int) -> list[float]:
     """Per part of ``STATISTICS_PARTS`` the median CPU seconds (of this process: the figures of a
     machine other work keeps busy). Each timed part starts after its set-up and a full garbage
@@ -188,11 +242,25 @@ def count_statistics(many: Path, few: Path) -> None:
         instructions.mark()
 
 
-def count_statistics_instructions(many: Path, few: Path) -> list[int]:
-    """The instructions of each part of ``STATISTICS_PARTS`` over the store in ``many`` (valgrind's
-    callgrind, ``bench/instructions.py``): the same on every run, whatever else runs."""
-    totals = instructions.counted([sys.executable, __file__, "--count-statistics", str(many), str(few)])
-    return instructions.measured(totals, len(STATISTICS_PARTS))
+def count_instructions(
+    submits: tuple[Path, list[str]] | None, stores: tuple[Path, Path] | None
+) -> tuple[list[tuple[int, int, int, int]], list[int]]:
+    """In one child process under valgrind's callgrind (``bench/instructions.py``; its start, about 40 s
+    of CPU under valgrind, paid once): per ruleset of ``submits`` (a store's folder and the ruleset
+    ids) the instructions of saving and of showing its first game, and of its last game
+    (``count_submits``), and the instructions of each part of ``STATISTICS_PARTS`` over the store
+    in ``stores``' first folder (``count_statistics``). The same on every run, whatever else runs.
+    The write's fsync is the kernel's work and not counted: a tap's CPU, not its wall time."""
+    argv, parts = [sys.executable, __file__], 0
+    if submits is not None:
+        argv += ["--count-submits", str(submits[0]), *submits[1]]
+        parts += 4 * len(submits[1])
+    if stores is not None:
+        argv += ["--count-statistics", str(stores[0]), str(stores[1])]
+        parts += len(STATISTICS_PARTS)
+    counts = instructions.measured(instructions.counted(argv), parts)
+    taps = 4 * len(submits[1]) if submits is not None else 0
+    return [(counts[i], counts[i + 1], counts[i + 2], counts[i + 3]) for i in range(0, taps, 4)], counts[taps:]
 
 
 def profile_statistics(store: SheetStore) -> list[tuple[str, float]]:
@@ -404,16 +472,20 @@ def main() -> None:
     parser.add_argument(
         "--instructions",
         action="store_true",
-        help="also count the statistics' parts in instructions (valgrind's callgrind: the same on every run, about 50x as slow)",
+        help="also count the taps' and the statistics' parts in instructions (valgrind's callgrind: the same on every run, about 50x as slow)",
     )
     parser.add_argument("--score-for", type=float, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--count-submits", nargs="+", metavar="FOLDER RULESET", help=argparse.SUPPRESS)
     parser.add_argument("--count-statistics", nargs=2, type=Path, metavar=("MANY", "FEW"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.score_for:
         score_examples_for(args.score_for)
         return
-    if args.count_statistics:
-        count_statistics(*args.count_statistics)
+    if args.count_submits or args.count_statistics:
+        if args.count_submits:
+            count_submits(Path(args.count_submits[0]), args.count_submits[1:])
+        if args.count_statistics:
+            count_statistics(*args.count_statistics)
         return
     print(f"{'Blatt':<45} {'erstes Spiel':>13} {'letztes Spiel':>14} {'letztes/erstes':>15}")
     taps: list[tuple[str, float, float]] = []
@@ -422,9 +494,7 @@ def main() -> None:
         for ruleset_id, title in SHEETS.items():
             if ruleset_id not in args.only:
                 continue
-            example = Sheet.from_json((EXAMPLES / f"{ruleset_id}.json").read_bytes())
-            games = games_of(example)
-            blank = example.model_copy(update={"entries": ()})
+            blank, games = example_game(ruleset_id)
             first, last = [], []
             for _ in range(args.samples):
                 first.append(time_submit(store, blank, games, 0))
@@ -441,29 +511,42 @@ def main() -> None:
             many = SheetStore(Path(tmp) / "many", device="bench")
             fill(many, args.sheets)
             load, read_score, cold, warm = time_statistics(many, args.statistics_samples)
-            titles = (
-                f"{args.sheets} Blätter lesen und werten, sonst nichts",
-                f"{args.sheets} Blätter, aus dem Nichts",
-                f"{args.sheets} Blätter, nach der Startseite",
-            )
             print()
             print(f"{'Statistik über (CPU-Zeit)':<45} {'nur lesen':>13} {'Statistik':>14} {'Zuschlag':>15}")
-            for title, took in zip(titles, (read_score, cold, warm), strict=True):
+            for title, took in zip(statistics_titles(args.sheets), (read_score, cold, warm), strict=True):
                 print(f"{title:<45} {load * 1000:>10.0f} ms {took * 1000:>11.0f} ms {(took - load) / load:>+14.0%}")
-            if args.instructions:
-                few = SheetStore(Path(tmp) / "few", device="bench")
-                fill(few, len(example_sheets()))
-                counts = count_statistics_instructions(Path(tmp) / "many", Path(tmp) / "few")
-                print()
-                print(f"{'Statistik über (Instruktionen, callgrind)':<45} {'nur lesen':>13} {'Statistik':>14} {'Zuschlag':>15}")
-                base = counts[0]
-                for title, count in zip(titles, counts[1:], strict=True):
-                    print(f"{title:<45} {base / 1e6:>9.0f} Mi {count / 1e6:>10.0f} Mi {(count - base) / base:>+14.1%}")
             if args.profile:
                 print()
                 print(f"Wohin die Zeit der Statistik aus dem Nichts geht (cProfile, {args.sheets} Blätter):")
                 for name, share in profile_statistics(many):
                     print(f"{share:>7.1%}  {name}")
+        if args.instructions and (taps or args.sheets):
+            chosen = [ruleset_id for ruleset_id in SHEETS if ruleset_id in args.only]
+            stores = None
+            if args.sheets:
+                few = SheetStore(Path(tmp) / "few", device="bench")
+                fill(few, len(example_sheets()))
+                stores = (Path(tmp) / "many", Path(tmp) / "few")
+            tap_counts, counts = count_instructions((Path(tmp) / "counted", chosen) if taps else None, stores)
+            if tap_counts:
+                print()
+                print("Ein Spiel in Instruktionen (callgrind; ohne die Arbeit des Kernels, also ohne das fsync):")
+                print(f"{'ab dem gespeicherten Eintrag':<45} {'erstes Spiel':>13} {'letztes Spiel':>14} {'letztes/erstes':>15}")
+                for ruleset_id, (_, show_first, _, show_last) in zip(chosen, tap_counts, strict=True):
+                    print(
+                        f"{SHEETS[ruleset_id]:<45} {show_first / 1e3:>9.0f} Tsd {show_last / 1e3:>10.0f} Tsd "
+                        f"{show_last / show_first:>14.2f}x"
+                    )
+                print("mit dem Speichern davor (SheetStore.add_game):")
+                for ruleset_id, (save_first, show_first, save_last, show_last) in zip(chosen, tap_counts, strict=True):
+                    first, last = save_first + show_first, save_last + show_last
+                    print(f"{SHEETS[ruleset_id]:<45} {first / 1e3:>9.0f} Tsd {last / 1e3:>10.0f} Tsd {last / first:>14.2f}x")
+            if counts:
+                print()
+                print(f"{'Statistik über (Instruktionen, callgrind)':<45} {'nur lesen':>13} {'Statistik':>14} {'Zuschlag':>15}")
+                base = counts[0]
+                for title, count in zip(statistics_titles(args.sheets), counts[1:], strict=True):
+                    print(f"{title:<45} {base / 1e6:>9.0f} Mi {count / 1e6:>10.0f} Mi {(count - base) / base:>+14.1%}")
         if args.per_ruleset:
             print()
             print(

@@ -27,9 +27,16 @@ def test_bench_app_runs_with_tiny_numbers() -> None:
     assert "with no text built" in done.stdout
 
 
-def test_bench_app_counts_the_statistics_in_instructions() -> None:
+def test_bench_app_counts_a_game_and_the_statistics_in_instructions() -> None:
+    """One child under callgrind counts both: a Watten game saved and shown, first and last, and the
+    statistics' parts over 6 sheets."""
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--only", "--sheets", "6", "--statistics-samples", "1", "--instructions"],
+        [
+            sys.executable,
+            str(BENCH),
+            *("--only", "watten-turnier", "--samples", "1"),
+            *("--sheets", "6", "--statistics-samples", "1", "--instructions"),
+        ],
         check=False,
         capture_output=True,
         text=True,
@@ -39,3 +46,8 @@ def test_bench_app_counts_the_statistics_in_instructions() -> None:
     assert "Statistik über (Instruktionen, callgrind)" in done.stdout, done.stdout
     for part in (" lesen und werten, sonst nichts", ", aus dem Nichts", ", nach der Startseite"):
         assert re.search(rf"6 Blätter{part} +\d+ Mi +\d+ Mi +[+-]\d+\.\d%", done.stdout), (part, done.stdout)
+    assert "Ein Spiel in Instruktionen" in done.stdout, done.stdout
+    games = re.findall(r"^Watten, Durchgang +(\d+) Tsd +(\d+) Tsd +(\d+\.\d\d)x$", done.stdout, re.MULTILINE)
+    assert len(games) == 2, done.stdout  # from the saved entry, and with the save before it
+    (shown_first, shown_last, _), (tapped_first, tapped_last, _) = games
+    assert int(tapped_first) > int(shown_first) > 0 and int(tapped_last) > int(shown_last) > 0, games
