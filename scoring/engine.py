@@ -634,19 +634,45 @@ def _fork(value: Any) -> Any:
 
     Mutable containers and non-frozen dataclasses are copied; frozen values (pydantic models,
     frozen dataclasses, tuples, strings, numbers) are shared, which makes this much cheaper
-    than ``copy.deepcopy`` over a state holding a whole sheet's Bummerl or games."""
-    if isinstance(value, dict):
+    than ``copy.deepcopy`` over a state holding a whole sheet's Bummerl or games. What to do with a
+    value is decided once per class (``_fork_plan``): an entry panel forks the state for every
+    choice it offers, and asking each value in turn whether it is a dict, a list, a set or a
+    dataclass was half of checking a Watten choice (issue 24)."""
+    plan = _FORK_PLANS.get(value.__class__)
+    if plan is None:
+        plan = _FORK_PLANS[value.__class__] = _fork_plan(value.__class__)
+    if plan is _SHARE:
+        return value
+    if plan is _DICT:
         return {key: _fork(item) for key, item in value.items()}
-    if isinstance(value, list):
+    if plan is _LIST:
         return [_fork(item) for item in value]
-    if isinstance(value, set):
+    if plan is _SET:
         return set(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type) and not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
-        twin = copy.copy(value)
-        for spec in dataclasses.fields(value):
-            object.__setattr__(twin, spec.name, _fork(getattr(value, spec.name)))
-        return twin
-    return value
+    twin = copy.copy(value)
+    for name in plan:
+        object.__setattr__(twin, name, _fork(getattr(value, name)))
+    return twin
+
+
+_SHARE, _DICT, _LIST, _SET = ("share",), ("dict",), ("list",), ("set",)
+
+
+def _fork_plan(cls: type) -> tuple[str, ...]:
+    """How ``_fork`` copies a value of ``cls``: a dict, list or set (or a subclass of one) as such,
+    a non-frozen dataclass field by field (the names of its fields), anything else shared."""
+    if issubclass(cls, dict):
+        return _DICT
+    if issubclass(cls, list):
+        return _LIST
+    if issubclass(cls, set):
+        return _SET
+    if dataclasses.is_dataclass(cls) and not cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return tuple(spec.name for spec in dataclasses.fields(cls))
+    return _SHARE
+
+
+_FORK_PLANS: dict[type, tuple[str, ...]] = {}
 
 
 class EntryChecker:

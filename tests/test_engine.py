@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
 import pytest
 from pydantic import ValidationError
 
 from scoring import Entry, Participant, Replacement, RuleViolation, Sheet, UnknownRuleset, all_rulesets, find_ruleset
-from scoring.engine import effective_entries
+from scoring.engine import _fork, effective_entries
 
 WATTEN = find_ruleset("watten-turnier")
 
@@ -164,3 +167,54 @@ def test_a_sheet_of_a_newer_format_is_refused() -> None:
         Sheet.model_validate(text)
     with pytest.raises(ValidationError):
         Sheet.model_validate(text | {"format_version": 0})
+
+
+@dataclass(frozen=True)
+class _Result:
+    points: int
+
+
+@dataclass
+class _Bummerl:
+    stand: dict[str, int]
+    games: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _State:
+    teams: tuple[str, str]
+    open: _Bummerl
+    done: list[_Result]
+    seen: set[str]
+    by_name: OrderedDict[str, list[int]]
+
+
+def test_a_forked_state_changes_without_touching_the_original() -> None:
+    """``_fork`` (an entry panel tries every choice on a fork of the state): containers and non-frozen
+    dataclasses are copied all the way down, frozen values shared; changing the fork leaves the
+    original as it was, also for a second value of the same classes (the plan is kept per class)."""
+    for number in (1, 2):
+        original = _State(
+            teams=("A", "B"),
+            open=_Bummerl(stand={"A": number, "B": 0}, games=[number]),
+            done=[_Result(points=2)],
+            seen={"A"},
+            by_name=OrderedDict(A=[1]),
+        )
+        twin = _fork(original)
+        assert twin == original and twin is not original
+        assert twin.open is not original.open and twin.open.stand is not original.open.stand
+        assert twin.done is not original.done and twin.done[0] is original.done[0]  # frozen: shared
+        assert twin.teams is original.teams
+        twin.open.stand["A"] += 5
+        twin.open.games.append(9)
+        twin.done.append(_Result(points=3))
+        twin.seen.add("B")
+        twin.by_name["A"].append(2)
+        assert original == _State(
+            teams=("A", "B"),
+            open=_Bummerl(stand={"A": number, "B": 0}, games=[number]),
+            done=[_Result(points=2)],
+            seen={"A"},
+            by_name=OrderedDict(A=[1]),
+        )
