@@ -83,13 +83,18 @@ def submit_parts(
 ) -> tuple[Callable[[], Sheet], Callable[[Sheet], None]]:
     """Game ``before + 1`` on a new sheet already holding ``before`` games (set up here, not measured),
     entered as the app does it, in two parts: saving it (``SheetStore.add_game``: the ruleset's check,
-    the durable write), and from the saved sheet to the state ready to redraw (``SheetState.show_saved``)."""
+    the durable write), and from the saved sheet to the state ready to redraw (``SheetState.show_saved``).
+    As at the table, the game before it was entered on the same screen (saved and shown): the screen
+    holds the sheet saved last, not one read afresh from the file."""
     sheet = blank.model_copy(update={"id": uuid.uuid4()})
     store.create(sheet)
-    for kind, data in games[:before]:
+    for kind, data in games[: max(before - 1, 0)]:
         store.add_game(sheet.id, data, kind=kind)
     state = SheetState(store, str(sheet.id))
     state.load()
+    if before:
+        kind, data = games[before - 1]
+        assert state.show_saved(store.add_game(sheet.id, dict(data), kind=kind), "gespeichert"), state.error
     kind, data = games[before]
 
     def save() -> Sheet:
