@@ -655,6 +655,10 @@ def _fork(value: Any) -> Any:
     return twin
 
 
+_SHEET_FIELDS = ("format", "format_version", "id", "ruleset", "participants", "context", "entries")
+"""Every field of a sheet: ``EntryChecker.advanced`` compares them all before it keeps its own sheet."""
+assert tuple(Sheet.model_fields) == _SHEET_FIELDS, "a new field of Sheet: compare it in EntryChecker.advanced"
+
 _SHARE, _DICT, _LIST, _SET = ("share",), ("dict",), ("list",), ("set",)
 
 
@@ -707,6 +711,11 @@ class EntryChecker:
             or any(entry.kind in (CORRECTION, VOID) for entry in new[len(old) :])
         ):
             return None
+        if len(new) == len(old) and (sheet.format, sheet.format_version) == (self.sheet.format, self.sheet.format_version):
+            # The same sheet read again (the store reads its file before each append): this checker,
+            # whose sheet equals ``sheet`` in every field and holds the entry objects the caller had
+            # before, so that the next comparison of the log (the screen's) goes by identity.
+            return self
         run = self._forked()
         try:
             for number, entry in enumerate(new[len(old) :], start=len(old) + 1):

@@ -91,6 +91,9 @@ def test_a_prefix_read_again_from_the_file_advances_by_equality() -> None:
     advanced = ruleset.checker(first).advanced(read_again)
     assert advanced is not None
     assert advanced.score.json_dict() == ruleset.score(read_again).json_dict()
+    same = Sheet.from_json(read_again.to_json())
+    assert ruleset.checker(same, advanced) is advanced  # the same sheet read once more: nothing to step
+    assert advanced.sheet == same
     changed = read_again.entries[3].model_copy(update={"data": {**read_again.entries[3].data, "gewonnen": True}})
     other = read_again.model_copy(update={"entries": (*read_again.entries[:3], changed, *read_again.entries[4:])})
     assert other.entries[3] != first.entries[3]

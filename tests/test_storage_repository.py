@@ -71,6 +71,26 @@ def test_every_entry_is_checked_by_its_ruleset_before_it_is_written(tmp_path: Pa
     assert store.add_game(sheet.id, {"winner": "B"}).entries[-1].data == {"winner": "B"}
 
 
+def test_a_game_saved_after_another_keeps_the_logs_entry_objects_unless_someone_else_wrote(tmp_path: Path) -> None:
+    """The store reads the sheet's file before each append; where it holds what this store wrote
+    last, the saved sheet keeps the entries of the sheet returned before (the screen compares the
+    two logs, by identity then, not entry by entry). Where another window wrote in between, its game
+    is there and the log read from the file counts."""
+    store = new_store(tmp_path)
+    sheet = watten(store, games="A")
+    first = store.add_game(sheet.id, {"winner": "B"})
+    second = store.add_game(sheet.id, {"winner": "A"})
+    assert len(second.entries) == 3 and all(a is b for a, b in zip(first.entries, second.entries[:2], strict=True))
+    other_window = SheetStore(store.root, device="anderes-Fenster")
+    other_window.add_game(sheet.id, {"winner": "B"})
+    third = store.add_game(sheet.id, {"winner": "B"})
+    assert [e.data["winner"] for e in third.entries] == ["A", "B", "A", "B", "B"]
+    assert [e.device for e in third.entries[3:]] == ["anderes-Fenster", "test-phone"]
+    assert third.entries[0] is not second.entries[0]
+    assert score_sheet(third).totals == score_sheet(store.open(sheet.id)).totals
+    assert store.open(sheet.id).entries == third.entries
+
+
 def test_append_stamps_time_and_device_and_keeps_given_ones(tmp_path: Path) -> None:
     store = new_store(tmp_path, device="Tisch-7-Handy")
     sheet = watten(store)
