@@ -655,10 +655,6 @@ def _fork(value: Any) -> Any:
     return twin
 
 
-_SHEET_FIELDS = ("format", "format_version", "id", "ruleset", "participants", "context", "entries")
-"""Every field of a sheet: ``EntryChecker.advanced`` compares them all before it keeps its own sheet."""
-assert tuple(Sheet.model_fields) == _SHEET_FIELDS, "a new field of Sheet: compare it in EntryChecker.advanced"
-
 _SHARE, _DICT, _LIST, _SET = ("share",), ("dict",), ("list",), ("set",)
 
 
@@ -677,6 +673,11 @@ def _fork_plan(cls: type) -> tuple[str, ...]:
 
 
 _FORK_PLANS: dict[type, tuple[str, ...]] = {}
+
+
+_SHEET_FIELDS = ("format", "format_version", "id", "ruleset", "participants", "context", "entries")
+"""Every field of a sheet: ``EntryChecker.advanced`` compares them all before it keeps its own sheet."""
+assert tuple(Sheet.model_fields) == _SHEET_FIELDS, "a new field of Sheet: compare it in EntryChecker.advanced"
 
 
 class EntryChecker:
