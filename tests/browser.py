@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import base64
 import hashlib
 import io
 import itertools
@@ -48,6 +49,23 @@ DESK = {"width": 1280, "height": 800}
 """The organizer's laptop."""
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 
+SCREENSHOTS_WANTED = os.environ.get("TISCHBLOCK_SCREENSHOTS") == "1"
+"""Whether the browser tests write the docs' screenshots (``./dev screenshots``): not in ``./dev test``, where
+waiting for each still frame took about a minute of the workers' time and, on a loaded machine, wrote
+frames no reader should see (Flet's "Working..." screen, a white page mid-transition)."""
+
+PAGE_SCALE = float(os.environ.get("TISCHBLOCK_TEST_PAGE_SCALE", "1" if SCREENSHOTS_WANTED else "0.25"))
+"""The device pixel ratio of the tests' phone pages: 0.25 in ``./dev test``, 1 for the docs' screenshots.
+
+Chromium draws Flutter's frames here in software (SwiftShader, in its GPU process and renderer), which
+was 55 % of the suite's CPU. Flutter lays a screen out in logical pixels, which are the page's CSS
+pixels at any ratio; only the canvas it paints has fewer pixels (at 0.25 a 412x915 screen is 103x229,
+a sixteenth). Every box the tests read (the semantics tree, in CSS pixels) is the same at 0.25 as at 1,
+before and after a scroll (``tests/test_page_scale.py``), so the layout checks judge the same geometry.
+The same Schafkopf Serie of 32 games alone: 57.0 s of CPU at 1, 48.3 s at 0.5, 43.0 s at 0.25
+(``python bench/cpu_split.py -- python -m pytest -n 0 tests/test_app_schafkopf_e2e.py -k 32_games``,
+2026-12-05). A failure's screenshot is taken at 1 (``what_the_screen_shows``) so that it can be read."""
+
 PATIENCE_MS = float(os.environ.get("TISCHBLOCK_BROWSER_PATIENCE_MS", "90000"))
 """How long any wait for a state may take before the test fails: a guard against an app that hangs,
 far above what a busy machine needs. Waits end as soon as the state is there; a helper given a shorter
@@ -72,11 +90,87 @@ def what_the_screen_shows(page) -> str:  # type: ignore[no-untyped-def]
     try:
         FAILURES.mkdir(parents=True, exist_ok=True)
         path = FAILURES / f"failure-{os.getpid()}-{next(_failure_numbers)}-{int(time.time())}.png"
-        page.screenshot(path=str(path))
+        path.write_bytes(readable_screenshot(page))
         shot = str(path)
     except PlaywrightError as error:
         shot = f"(no screenshot: {error})"
     return f"The screen showed (screenshot: {shot}; connections to the app and console: {connections(page)}):\n{text}"
+
+
+def readable_screenshot(page) -> bytes:  # type: ignore[no-untyped-def]
+    """A screenshot of the page drawn at a device pixel ratio of 1, for a failure's report: a page at
+    ``PAGE_SCALE`` 0.25 would give 103x229 pixels, too few to read. The page is drawn again at 1 for the
+    capture (Chromium's device metrics, over a DevTools session of its own) and set back to its ratio.
+
+    Flutter takes a new ratio only with a new size, so each change goes by a screen one pixel wider
+    first (``_drawn_at``). The session stays open with the page: detached, it would take its setting
+    with it, and the page would draw at 1 from then on. Whatever goes wrong on the way (a page that
+    hangs), the capture is taken as the page stands."""
+    scale = page_scale(page)
+    viewport = page.viewport_size
+    if scale >= 1 or viewport is None:
+        return bytes(page.screenshot())
+    try:
+        session = _sessions.get(page)
+        if session is None:
+            session = _sessions[page] = page.context.new_cdp_session(page)
+        _drawn_at(page, session, viewport, 1)
+        try:
+            # Playwright's own capture would scale it back to the ratio it set: Chromium's, over the session
+            return base64.b64decode(session.send("Page.captureScreenshot", {"format": "png"})["data"])
+        finally:
+            _drawn_at(page, session, viewport, scale)
+    except PlaywrightError:
+        return bytes(page.screenshot())
+
+
+def _drawn_at(page, session, viewport: dict[str, int], scale: float) -> None:  # type: ignore[no-untyped-def]
+    """Set the page's device metrics to ``viewport`` at ``scale`` by way of a screen one pixel wider, each
+    followed by a few frames (or two seconds: no wait that could hang a failure's report)."""
+    for width in (viewport["width"] + 1, viewport["width"]):
+        metrics = {"width": width, "height": viewport["height"], "mobile": False, "deviceScaleFactor": scale}
+        session.send("Emulation.setDeviceMetricsOverride", metrics)
+        page.evaluate(FRAMES_OR_LIMIT, [4, 2_000])
+
+
+_sessions: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+"""The DevTools session ``readable_screenshot`` opened on a page, kept while the page lives."""
+
+
+FRAMES_OR_LIMIT = """([frames, limit]) => new Promise(done => {
+    setTimeout(() => done(false), limit);
+    let seen = 0;
+    const next = () => ++seen >= frames ? done(true) : requestAnimationFrame(next);
+    requestAnimationFrame(next);
+})"""
+"""``frames`` animation frames, or ``limit`` ms, whichever comes first."""
+
+
+_page_scales: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+
+
+def page_scale(page) -> float:  # type: ignore[no-untyped-def]
+    """The page's device pixel ratio (``PAGE_SCALE`` for a phone page), asked once per page."""
+    scale = _page_scales.get(page)
+    if scale is None:
+        scale = _page_scales[page] = float(page.evaluate("window.devicePixelRatio"))
+    return scale
+
+
+def turn_wheel(page, delta: float) -> None:  # type: ignore[no-untyped-def]
+    """Turn the mouse wheel where the mouse stands, so that Flutter's list under it scrolls ``delta`` CSS px.
+
+    Every test turns the wheel through this, never with ``page.mouse.wheel`` itself (``tests/test_quality.py``
+    checks): under Chromium's device emulation at a ratio r, Flutter's web client scrolls a wheel's delta
+    divided by r squared (at 0.5 a turn of 100 scrolled 400 px), so the turn is multiplied by r squared
+    (``tests/test_page_scale.py`` measures that a turn of N px scrolls N px). A page that is not Flutter's
+    (the layout check's own test pages, plain HTML) scrolls a wheel's delta as it is, at any ratio."""
+    scale, flutter = page.evaluate(IS_FLUTTER)
+    page.mouse.wheel(0, delta * scale * scale if flutter else delta)
+
+
+IS_FLUTTER = "() => [window.devicePixelRatio, document.querySelector('flutter-view') !== null]"
+"""The page's device pixel ratio, and whether Flutter draws it (its ``flutter-view`` element)."""
 
 
 class ScreenAssertionError(AssertionError):
@@ -189,7 +283,9 @@ def chromium_and_watch(
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
     else:
         # A phone's screen takes touches (``Taps.tap`` taps with a finger where the page can be touched)
-        launched = playwright.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=args, has_touch=True)
+        launched = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=args, has_touch=True, device_scale_factor=PAGE_SCALE
+        )
         for page in launched.pages:  # the blank page a profile opens with
             page.close()
     watch = RendererWatch(port, **watching)
@@ -343,12 +439,6 @@ def still_frame(page, *, limit_s: float = 10.0) -> bytes:  # type: ignore[no-unt
         if current == previous or time.monotonic() > deadline:
             return current
         previous = current
-
-
-SCREENSHOTS_WANTED = os.environ.get("TISCHBLOCK_SCREENSHOTS") == "1"
-"""Whether the browser tests write the docs' screenshots (``./dev screenshots``): not in ``./dev test``, where
-waiting for each still frame took about a minute of the workers' time and, on a loaded machine, wrote
-frames no reader should see (Flet's "Working..." screen, a white page mid-transition)."""
 
 
 def screenshot(page, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -920,7 +1010,7 @@ def wheel(page, viewport: dict[str, int], delta: float) -> None:  # type: ignore
     """Turn the mouse wheel over the screen's list by ``delta`` px, as a finger scrolls (its scroll is drawn
     in the next frame: ``stand_still`` looks a frame later)."""
     page.mouse.move(*over_the_list(viewport))
-    page.mouse.wheel(0, delta)
+    turn_wheel(page, delta)
 
 
 SCREEN_MARGIN = 16
@@ -1148,7 +1238,7 @@ def scroll_to(page, role: str, name, *, x: int = 200, y: int = 700, steps: int =
             if locator.count():
                 stand_still(page, locator.first, str(name), patient())
                 return locator.first
-            page.mouse.wheel(0, delta)
+            turn_wheel(page, delta)
             next_frame(page)
     raise ScreenAssertionError(f"no {role} named {name!r} on the page. {what_the_screen_shows(page)}")
 

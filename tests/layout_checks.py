@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .browser import PHONE, drew_no_frame, next_frame, over_the_list, patient, wait_until
+from .browser import PHONE, drew_no_frame, next_frame, over_the_list, patient, turn_wheel, wait_until
 
 MIN_TARGET = 48
 ONE_LINE = 34
@@ -304,7 +304,7 @@ def problems_down_the_screen(page: Any, limit: int = 40, *, scrolls: bool = Fals
     if scrolls:
         wait_until(page, lambda: bool(page.evaluate(_LISTS)), "the screen's list marked scrollable")
     found: list[str] = []
-    page.mouse.wheel(0, -STEP * limit)  # from the top, wherever the last tap left the list
+    turn_wheel(page, -STEP * limit)  # from the top, wherever the last tap left the list
     where = settled(page)
     sizes: dict[str, Size] = {}
     # once scrolled, a node reaching up to the list's top may be cut there (its box is what is left of it)
@@ -344,7 +344,7 @@ def problems_down_the_screen(page: Any, limit: int = 40, *, scrolls: bool = Fals
         # the highest node not seen whole yet up to just under the list's top: the next look sees it whole
         # unless it is taller than the screen shows (then STEP, as far as every node is seen whole anyway)
         step = ahead - below - LANDING if ahead is not None else STEP
-        page.mouse.wheel(0, step if step >= STEP_LEAST else STEP)
+        turn_wheel(page, step if step >= STEP_LEAST else STEP)
         now = settled(page)
         if now == where:
             # at the list's end nothing is cut at the screen's foot any more but by the list's own edge:
@@ -354,6 +354,6 @@ def problems_down_the_screen(page: Any, limit: int = 40, *, scrolls: bool = Fals
             take(seen, measured)
             break
         where = now
-    page.mouse.wheel(0, -STEP * limit)
+    turn_wheel(page, -STEP * limit)
     settled(page)
     return [_too_small(name, size) for name, size in sizes.items() if _is_small(size)] + found

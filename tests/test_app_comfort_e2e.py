@@ -23,6 +23,7 @@ from .browser import (
     patient,
     running_app,
     screenshot,
+    turn_wheel,
     wait_for_text,
     wait_until,
     with_editing_probe,
@@ -122,14 +123,14 @@ def walk(page: Any, problems: dict[str, list[str]], screen: str) -> None:
         for problem in page.evaluate(CLIPPED, PHONE["width"]):
             problems.setdefault(screen, []).append(f"abgeschnitten: {problem}")
         before = page.evaluate("document.body.innerText.length + document.querySelectorAll('flt-semantics').length")
-        page.mouse.wheel(0, 500)
+        turn_wheel(page, 500)
         next_frame(page)
         next_frame(page)
         after = page.evaluate("document.body.innerText.length + document.querySelectorAll('flt-semantics').length")
         if before == after and _ > 2:
             break
     for _ in range(12):
-        page.mouse.wheel(0, -800)
+        turn_wheel(page, -800)
     assert named >= 2, f"{screen}: the walk found no controls at all; is the semantics tree on?"
 
 

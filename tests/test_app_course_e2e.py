@@ -22,6 +22,7 @@ from .browser import (
     running_app,
     screenshot,
     stand_still,
+    turn_wheel,
     wait_for_text,
     wait_until,
 )
@@ -57,7 +58,7 @@ def in_view(page, chart) -> None:  # type: ignore[no-untyped-def]
     for _ in range(40):
         if chart.count() and chart.bounding_box() is not None:
             break
-        page.mouse.wheel(0, 200)
+        turn_wheel(page, 200)
         next_frame(page)
     stand_still(page, chart, "Spielverlauf", patient())
 
@@ -80,7 +81,7 @@ def tap_point(page, chart, x: int, count: int, value: float, low: float, high: f
             page.mouse.click(px, py)
             return
         page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
-        page.mouse.wheel(0, py - viewport["height"] / 2)
+        turn_wheel(page, py - viewport["height"] / 2)
         next_frame(page)
     raise AssertionError(f"point {x} of the chart stayed covered: chart at {chart.bounding_box()}")
 
@@ -103,7 +104,7 @@ def scrolled_to_text(page, expected: str, steps: int = 30) -> str:  # type: igno
         text = body_text(page)
         if expected in text:
             return text
-        page.mouse.wheel(0, 250)
+        turn_wheel(page, 250)
         next_frame(page)
     raise AssertionError(f"{expected!r} did not appear on the page; it shows:\n{body_text(page)}")
 
@@ -197,7 +198,7 @@ def test_statistics_screen_with_filters(browser, tmp_path: Path) -> None:  # typ
         wait_until(page, lambda: page.get_by_role("button", name="Neues Blatt").count() == 0, "the start screen gone")
         screenshot(page, "statistik.png")
         scrolled_to_text(page, "Anna Huber (Nr. 3): 2 Blätter · 32 Spiele")
-        page.mouse.wheel(0, -5000)
+        turn_wheel(page, -5000)
         taps.tap("button", "Regelwerk: Watten (Turnier)")
         text = wait_for_text(page, "1 Blatt · 2 Teilnehmer")
         assert "Die Sautreiber (Nr. 12): 1 Blatt · 25 Spiele · gewonnen 14 (56 %) · Punkte 35" in text

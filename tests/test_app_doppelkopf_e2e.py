@@ -33,6 +33,7 @@ from .browser import (
     scroll_to,
     sheet_files,
     stand_still,
+    turn_wheel,
     type_into,
     wait_for_control,
     wait_for_line,
@@ -177,7 +178,7 @@ def type_in(taps: Taps, label: str, text: str) -> None:
 def to_top(page) -> None:  # type: ignore[no-untyped-def]
     """Scroll the sheet back to the panel's first row, as a player does before the next game."""
     page.mouse.move(200, 600)
-    page.mouse.wheel(0, -4000)
+    turn_wheel(page, -4000)
     next_frame(page)
 
 

@@ -28,6 +28,7 @@ from .browser import (
     running_app,
     screenshot,
     still_frame,
+    turn_wheel,
     wait_for_control,
     with_editing_probe,
 )
@@ -114,7 +115,7 @@ def test_the_open_ansagen_are_not_cut_off_overlapping_or_too_small(app: Any, bro
     # the screen, where ``stand_still`` wheels from: the list is wheeled from under it first.
     viewport = page.viewport_size
     page.mouse.move(viewport["width"] / 2, viewport["height"] - 40)
-    page.mouse.wheel(0, max(0, box(page, "Re")["y"] - (viewport["height"] - 260)))
+    turn_wheel(page, max(0, box(page, "Re")["y"] - (viewport["height"] - 260)))
     next_frame(page)
     taps = Taps(page)
     for name in ("Re", "Kontra", "Absagen …"):

@@ -33,6 +33,7 @@ from .browser import (
     scroll_to,
     sheet_files,
     stand_still,
+    turn_wheel,
     wait_for_line,
     wait_for_text,
     wait_gone,
@@ -243,7 +244,7 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, app: App) -> None
             tap(taps, B, "Eintragen")
             wait_for_text(page, "Mit 40 Augen hat die Spielpartei verloren", 10_000)
             page.mouse.move(200, 700)
-            page.mouse.wheel(0, 250)  # the message stands under the panel
+            turn_wheel(page, 250)  # the message stands under the panel
             screenshot(page, "schafkopf-turnier-abgelehnt.png")
             assert sheet_files(data_dir) == before
             typed(taps, "Augen", "")
@@ -301,7 +302,7 @@ def test_a_whole_serie_from_the_form_to_the_signature(browser, app: App) -> None
     assert "Reuegeld am Tisch: " + score.result.reuegeld_tisch in text
     assert f"Serie abgeschlossen, unterschrieben von {KEEPER}" in text
     page.mouse.move(200, 600)
-    page.mouse.wheel(0, -5000)  # up to the result, above the lines
+    turn_wheel(page, -5000)  # up to the result, above the lines
     screenshot(page, "schafkopf-turnier-ergebnis.png")
     page.close()
 
