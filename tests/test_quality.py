@@ -199,3 +199,43 @@ def test_the_control_read_check_sees_value_and_selected(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("f = lambda e: e.control.value\n\ng = lambda e: e.data\nh = lambda event: event.control.selected\n")
     assert control_state_reads(module, tmp_path) == ["m.py:1", "m.py:4"]
+
+
+def raw_wheel_turns(path: Path, root: Path = ROOT) -> list[str]:
+    """``path:line`` of every ``<page>.mouse.wheel(...)`` call outside ``tests/browser.py``'s ``turn_wheel``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    allowed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "turn_wheel":
+            allowed.update(id(inner) for inner in ast.walk(node))
+    return places(
+        path,
+        root,
+        (
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "wheel"
+            and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr == "mouse"
+            and id(node) not in allowed
+        ),
+    )
+
+
+def test_every_wheel_turn_of_the_tests_goes_through_turn_wheel() -> None:
+    """At the tests' page scale a raw ``page.mouse.wheel`` scrolls Flutter's list 16 times as far
+    (``tests.browser.turn_wheel``): a test that turned it so scrolled a control under the app bar."""
+    files = [*(ROOT / "tests").rglob("*.py"), *(ROOT / "bench").rglob("*.py")]
+    offenders = [place for path in files for place in raw_wheel_turns(path)]
+    assert not offenders, offenders
+
+
+def test_the_wheel_check_sees_a_raw_turn_and_lets_turn_wheel_be(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "def turn_wheel(page, delta):\n    page.mouse.wheel(0, delta)\n\n"
+        "def scroll(page):\n    page.mouse.move(1, 2)\n    page.mouse.wheel(0, 300)\n"
+    )
+    assert raw_wheel_turns(module, tmp_path) == ["m.py:6"]
