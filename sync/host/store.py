@@ -809,7 +809,7 @@ _INSERT_REVISION = insert(revisions)
 _CLAIMS_AT = select(table_claims).where(  # the batch's rounds only: every earlier round's claims were read too
     # Every column of the key up to the table's number: without ``round_label`` SQLite searched the
     # key by the tournament alone and read every claim of every round for each batch (the group
-    # commit's writer took 3 times as long in a tenth round as in the first, issue 24).
+    # commit's writer took 3 times as long in a ninth round as in the first, issue 24).
     table_claims.c.tournament_id.in_(bindparam("ts", expanding=True))
     & table_claims.c.round_label.in_(bindparam("ls", expanding=True))
     & table_claims.c.round.in_(bindparam("rs", expanding=True))
