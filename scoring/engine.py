@@ -82,6 +82,16 @@ class Explanation(Frozen):
     text: str
     points: dict[str, int] = Field(default_factory=dict)
 
+    def __init__(self, *, rule: str, text: str, points: Mapping[str, int] | None = None) -> None:
+        """An explanation as a handler writes it, one or two per game: its values checked by type and
+        set as validation would set them (the points copied), without pydantic's pass (issue 24, with
+        ``_VALIDATED`` 3 % of a Watten sheet's replay in instructions, ``bench/host.py --per-sheet
+        --instructions``). A stored one is read with ``model_validate``, validated."""
+        given = {} if points is None else dict(points)
+        if type(rule) is not str or type(text) is not str or not all(type(v) is int for v in given.values()):
+            raise TypeError(f"Explanation(rule={rule!r}, text={text!r}, points={points!r}): str, str, ints")
+        _set_fields(self, {"rule": rule, "text": text, "points": given})
+
 
 class Line(Frozen):
     """What one effective entry of the log did."""
@@ -493,13 +503,20 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             known = ", ".join(sorted([*self.entry_models, CLOSE]))
             raise RuleViolation("Eintragsarten", f"'{kind}' gibt es bei {self.title} nicht (bekannt: {known})")
         model, handler = known_kind
-        try:
-            raw = eff.data
-            data = model.model_validate(raw if type(raw) is dict else dict(raw))
-        except ValidationError as error:
-            fields = [str(p) for item in error.errors() for p in item["loc"] if isinstance(p, str)]
-            rule = next((self.input_rules[f] for f in reversed(fields) if f in self.input_rules), "Eingabe")
-            raise RuleViolation(rule, validation_message(error, model=model)) from None
+        raw = eff.data
+        key = _data_key(model, raw)
+        data = _VALIDATED.get(key) if key is not None else None
+        if data is None:
+            try:
+                data = model.model_validate(raw if type(raw) is dict else dict(raw))
+            except ValidationError as error:
+                fields = [str(p) for item in error.errors() for p in item["loc"] if isinstance(p, str)]
+                rule = next((self.input_rules[f] for f in reversed(fields) if f in self.input_rules), "Eingabe")
+                raise RuleViolation(rule, validation_message(error, model=model)) from None
+            if key is not None:
+                if len(_VALIDATED) >= _VALIDATED_MAX:
+                    _VALIDATED.clear()
+                _VALIDATED[key] = data
         return handler(self, state, data, ctx)
 
     @classmethod
@@ -599,6 +616,31 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
         }
 
 
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+_VALIDATED: dict[tuple[Any, ...], BaseModel] = {}
+"""Entry data already validated, by ``_data_key``: a sheet's games repeat a few forms of data (a Watten
+game is its winner and its value), and each was validated again (issue 24).
+The data models are frozen and their values here scalars, so one validated value serves every entry
+that holds the same data. Refused data is not kept: it is validated, and refused, every time."""
+
+_VALIDATED_MAX = 4096
+"""``_VALIDATED`` starts afresh at this size: a long-running host meets new names all evening."""
+
+
+def _data_key(model: type[BaseModel], raw: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The key of ``raw`` for ``model`` in ``_VALIDATED``: each field with its value's type (1, 1.0 and
+    True are equal and hash alike, but validate differently); ``None`` where a value is not a string,
+    an int, a bool or ``None`` (a float, -0.0 and 0.0 alike, is validated each time)."""
+    key: list[Any] = [model]
+    for name, value in raw.items():
+        kind = type(value)
+        if kind not in _SCALARS:
+            return None
+        key += (name, kind, value)
+    return tuple(key)
+
+
 _LINE_FIELDS = tuple(Line.model_fields)
 
 
@@ -609,11 +651,16 @@ def _line(values: dict[str, Any]) -> Line:
     much as the rulesets' handlers (issue 24)."""
     assert tuple(values) == _LINE_FIELDS
     line = Line.__new__(Line)
-    object.__setattr__(line, "__dict__", values)
-    object.__setattr__(line, "__pydantic_fields_set__", set(_LINE_FIELDS))
-    object.__setattr__(line, "__pydantic_extra__", None)
-    object.__setattr__(line, "__pydantic_private__", None)
+    _set_fields(line, values)
     return line
+
+
+def _set_fields(model: BaseModel, values: dict[str, Any]) -> None:
+    """Give ``model`` every field's value in ``values``, as ``model_construct`` does, and nothing else."""
+    object.__setattr__(model, "__dict__", values)
+    object.__setattr__(model, "__pydantic_fields_set__", set(values))
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
 
 
 @dataclass
