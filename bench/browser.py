@@ -117,7 +117,10 @@ def _launched_chromium(before: set[int]) -> int:
 
 
 def _cpu_seconds(root: int) -> float:
-    """User and system CPU of the Chromium whose browser process is ``root`` and of all its descendants."""
+    """User and system CPU of the Chromium whose browser process is ``root`` and of all its descendants,
+    those that ended included: a closed page's renderer ends, and its CPU moves to what its parent (the
+    zygote, in the tree) counts for its waited-for children (``cutime``, ``cstime``). Without those two,
+    a start during which the previous page's renderer ended counted that renderer's CPU as a saving."""
     processes = _chromium_processes()
 
     def descends(pid: int) -> bool:
@@ -134,7 +137,7 @@ def _cpu_seconds(root: int) -> float:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            total += int(fields[11]) + int(fields[12])
+            total += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
     return total / TICK
 
 
