@@ -82,16 +82,6 @@ class Explanation(Frozen):
     text: str
     points: dict[str, int] = Field(default_factory=dict)
 
-    def __init__(self, *, rule: str, text: str, points: Mapping[str, int] | None = None) -> None:
-        """An explanation as a handler writes it, one or two per game: its values checked by type and
-        set as validation would set them (the points copied), without pydantic's pass (issue 24, with
-        ``_VALIDATED`` 3 % of a Watten sheet's replay in instructions, ``bench/host.py --per-sheet
-        --instructions``). A stored one is read with ``model_validate``, validated."""
-        given = {} if points is None else dict(points)
-        if type(rule) is not str or type(text) is not str or not all(type(v) is int for v in given.values()):
-            raise TypeError(f"Explanation(rule={rule!r}, text={text!r}, points={points!r}): str, str, ints")
-        _set_fields(self, {"rule": rule, "text": text, "points": given})
-
 
 class Line(Frozen):
     """What one effective entry of the log did."""
@@ -629,8 +619,8 @@ _VALIDATED_MAX = 4096
 
 
 def _data_key(model: type[BaseModel], raw: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """The key of ``raw`` for ``model`` in ``_VALIDATED``: each field with its value's type (1, 1.0 and
-    True are equal and hash alike, but validate differently); ``None`` where a value is not a string,
+    """The key of ``raw`` for ``model`` in ``_VALIDATED``: each field with its value's type (1 and
+    True are equal and hash alike, but may validate differently); ``None`` where a value is not a string,
     an int, a bool or ``None`` (a float, -0.0 and 0.0 alike, is validated each time)."""
     key: list[Any] = [model]
     for name, value in raw.items():
@@ -651,16 +641,11 @@ def _line(values: dict[str, Any]) -> Line:
     much as the rulesets' handlers (issue 24)."""
     assert tuple(values) == _LINE_FIELDS
     line = Line.__new__(Line)
-    _set_fields(line, values)
+    object.__setattr__(line, "__dict__", values)
+    object.__setattr__(line, "__pydantic_fields_set__", set(_LINE_FIELDS))
+    object.__setattr__(line, "__pydantic_extra__", None)
+    object.__setattr__(line, "__pydantic_private__", None)
     return line
-
-
-def _set_fields(model: BaseModel, values: dict[str, Any]) -> None:
-    """Give ``model`` every field's value in ``values``, as ``model_construct`` does, and nothing else."""
-    object.__setattr__(model, "__dict__", values)
-    object.__setattr__(model, "__pydantic_fields_set__", set(values))
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
 
 
 @dataclass

@@ -220,25 +220,6 @@ def test_a_forked_state_changes_without_touching_the_original() -> None:
         )
 
 
-def test_an_explanation_is_checked_by_type_and_keeps_its_own_points() -> None:
-    """A handler's ``Explanation`` is built without pydantic's pass (issue 24): it equals the validated
-    one, refuses values of the wrong type, and keeps a copy of the points it was given."""
-    from scoring.engine import Explanation
-
-    points = {"A": 2}
-    made = Explanation(rule="Regel 12", text="Bummerl gewonnen", points=points)
-    points["A"] = 99
-    assert made == Explanation.model_validate({"rule": "Regel 12", "text": "Bummerl gewonnen", "points": {"A": 2}})
-    assert made.points == {"A": 2}
-    assert Explanation(rule="R", text="nur eine Bemerkung").points == {}
-    assert Explanation.model_validate_json(made.model_dump_json()) == made
-    for bad in ({"rule": 12, "text": "x"}, {"rule": "R", "text": None}, {"rule": "R", "text": "x", "points": {"A": 1.5}}):
-        with pytest.raises(TypeError):
-            Explanation(**bad)
-    with pytest.raises(ValidationError):  # frozen as before
-        made.rule = "anders"  # type: ignore[misc]
-
-
 def test_entry_data_validated_once_scores_as_validated_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Entry data of the same form is validated once per run of the process (``_VALIDATED``, issue 24):
     every example sheet scores the same with that memory as without it, data that is refused is refused
