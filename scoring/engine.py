@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -494,19 +495,13 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
             raise RuleViolation("Eintragsarten", f"'{kind}' gibt es bei {self.title} nicht (bekannt: {known})")
         model, handler = known_kind
         raw = eff.data
-        key = _data_key(model, raw)
-        data = _VALIDATED.get(key) if key is not None else None
-        if data is None:
-            try:
-                data = model.model_validate(raw if type(raw) is dict else dict(raw))
-            except ValidationError as error:
-                fields = [str(p) for item in error.errors() for p in item["loc"] if isinstance(p, str)]
-                rule = next((self.input_rules[f] for f in reversed(fields) if f in self.input_rules), "Eingabe")
-                raise RuleViolation(rule, validation_message(error, model=model)) from None
-            if key is not None:
-                if len(_VALIDATED) >= _VALIDATED_MAX:
-                    _VALIDATED.clear()
-                _VALIDATED[key] = data
+        key = _data_key(raw)
+        try:
+            data = model.model_validate(raw if type(raw) is dict else dict(raw)) if key is None else _validated(model, key)
+        except ValidationError as error:
+            fields = [str(p) for item in error.errors() for p in item["loc"] if isinstance(p, str)]
+            rule = next((self.input_rules[f] for f in reversed(fields) if f in self.input_rules), "Eingabe")
+            raise RuleViolation(rule, validation_message(error, model=model)) from None
         return handler(self, state, data, ctx)
 
     @classmethod
@@ -608,27 +603,27 @@ class Ruleset(ABC, Generic[StateT, OptionsT]):
 
 _SCALARS = frozenset({str, int, bool, type(None)})
 
-_VALIDATED: dict[tuple[Any, ...], BaseModel] = {}
-"""Entry data already validated, by ``_data_key``: a sheet's games repeat a few forms of data (a Watten
-game is its winner and its value), and each was validated again (issue 24).
-The data models are frozen and their values here scalars, so one validated value serves every entry
-that holds the same data. Refused data is not kept: it is validated, and refused, every time."""
 
-_VALIDATED_MAX = 4096
-"""``_VALIDATED`` starts afresh at this size: a long-running host meets new names all evening."""
-
-
-def _data_key(model: type[BaseModel], raw: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """The key of ``raw`` for ``model`` in ``_VALIDATED``: each field with its value's type (1 and
-    True are equal and hash alike, but may validate differently); ``None`` where a value is not a string,
-    an int, a bool or ``None`` (a float, -0.0 and 0.0 alike, is validated each time)."""
-    key: list[Any] = [model]
+def _data_key(raw: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """``raw`` as a key of ``_validated``: each field, its value's type and its value (1 and True are
+    equal and hash alike, but may validate differently); ``None`` where a value is not a string, an
+    int, a bool or ``None`` (a float, -0.0 and 0.0 alike, is validated each time)."""
+    key: list[Any] = []
     for name, value in raw.items():
         kind = type(value)
         if kind not in _SCALARS:
             return None
         key += (name, kind, value)
     return tuple(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _validated(model: type[BaseModel], key: tuple[Any, ...]) -> BaseModel:
+    """The entry data of ``key`` (``_data_key``) validated by ``model``, once per process: a sheet's games
+    repeat a few forms of data (a Watten game is its winner and its value), and each was validated
+    again (issue 24). The data models are frozen and the values scalars, so one validated value
+    serves every entry that holds the same data. Refused data raises and is not kept."""
+    return model.model_validate(dict(zip(key[0::3], key[2::3], strict=True)))
 
 
 _LINE_FIELDS = tuple(Line.model_fields)
