@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import base64
+import functools
 import hashlib
 import io
 import itertools
@@ -35,6 +36,51 @@ if TYPE_CHECKING:
     from .renderer_watch import RendererWatch
 
 CHROMIUM = "/usr/bin/chromium"
+
+WINDOW_FEATURES_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+"""Chromium features of the browser's own window, off in every Chromium the tests launch: headless
+Chromium still builds a window with an address bar for every page, and since Chromium 15x the address
+bar's popup is a web page of its own (``chrome://omnibox-popup.top-chrome``) in a renderer of its own
+(``--top-chrome-webui``), loaded with every new page: about 400 of its scripts, about 0.5 s of
+Chromium's CPU per page start (``python bench/browser.py --loads 5``; a trace of a start put 0.6 s of
+CPU in that renderer, 2026-12-07). Only both features together keep it from starting. No page the
+tests open shows an address bar, and what a page draws is the same."""
+
+
+@functools.cache
+def playwright_disabled_features() -> tuple[str, ...]:
+    """The Chromium features Playwright disables at every launch (its driver's ``disabledFeatures``).
+
+    Chromium takes only the last ``--disable-features`` of its command line, and Playwright puts its
+    own first: a second one from the tests would switch Playwright's back on (HTTPS upgrades, paint
+    holding, ...). So the tests' one carries Playwright's list as well, read from its driver's code;
+    ``tests/test_browser_waits.py`` checks it against the command line of a Chromium Playwright
+    launched. Empty where the driver's list is not found (the tests then still run, only without
+    ``WINDOW_FEATURES_OFF``, and that test fails)."""
+    import playwright
+
+    lib = Path(playwright.__file__).parent / "driver" / "package" / "lib"
+    for candidate in (lib / "server" / "chromium" / "chromiumSwitches.js", lib / "coreBundle.js"):
+        try:
+            code = candidate.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        found = re.search(r"disabledFeatures = \[(.*?)\]", code, re.DOTALL)
+        if found:
+            listed = re.sub(r"//[^\n]*", "", found.group(1))
+            return tuple(re.findall(r"[\"']([A-Za-z0-9_]+)[\"']", listed))
+    return ()
+
+
+def _disable_features() -> list[str]:
+    """The tests' ``--disable-features``: Playwright's list and ``WINDOW_FEATURES_OFF``, or nothing
+    where Playwright's list is not known (see ``playwright_disabled_features``)."""
+    theirs = playwright_disabled_features()
+    if not theirs:
+        return []
+    return ["--disable-features=" + ",".join(dict.fromkeys((*theirs, *WINDOW_FEATURES_OFF)))]
+
+
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -43,6 +89,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    *_disable_features(),
 ]
 PHONE = {"width": 412, "height": 915}
 DESK = {"width": 1280, "height": 800}
