@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
+from urllib.parse import urlsplit
 
 import pytest
 from filelock import FileLock
@@ -1296,6 +1297,25 @@ def open_page(browser, url: str):  # type: ignore[no-untyped-def]
     page.goto(url)
     enable_semantics(page)
     return page
+
+
+GO_IN_APP = """path => {
+  history.pushState(null, '', path);
+  dispatchEvent(new PopStateEvent('popstate', {state: null}));
+}"""
+"""The browser's address changed to ``path`` while the app runs, as a link or the browser's history does."""
+
+
+def go_in_app(page, url: str) -> None:  # type: ignore[no-untyped-def]
+    """Go to ``url`` (an address of the app the page shows) in the running app, without loading the page
+    again: the address changes and Flutter's router hears of it (``popstate``), as after the browser's
+    back button, and the app's routing (``main.py``) shows that screen. A new page load is a new start
+    of Flutter's web client, about 2 s of Chromium's CPU (``python bench/browser.py --loads 5``): the
+    tests load a page anew only where a fresh start is what they check."""
+    target = urlsplit(url)
+    here = urlsplit(page.url)
+    assert (target.scheme, target.netloc) == (here.scheme, here.netloc), f"{url} is not the app of {page.url}"
+    page.evaluate(GO_IN_APP, target.path + (f"?{target.query}" if target.query else ""))
 
 
 def sheet_files(data_dir: Path) -> dict[str, bytes]:

@@ -17,7 +17,7 @@ from .browser import (
     PHONE,
     Taps,
     body_text,
-    enable_semantics,
+    go_in_app,
     next_frame,
     open_page,
     patient,
@@ -95,9 +95,8 @@ def schafkopf_sheet(store: SheetStore) -> str:
 
 
 def visit(page: Any, url: str) -> None:
-    """Go to ``url`` in the app (a fresh page load) and switch its semantics tree on again."""
-    page.goto(url)
-    enable_semantics(page)
+    """Go to ``url`` in the running app (``go_in_app``: the screen, not a new start of the page)."""
+    go_in_app(page, url)
 
 
 def saved_settings(data_dir: Path, **expected: str) -> dict[str, Any] | None:

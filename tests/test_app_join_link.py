@@ -20,7 +20,7 @@ from screens.tournament_state import TournamentState, _stop_service
 from storage import SheetStore
 from sync.protocol import JOIN_SCHEME, InvalidJoinLine, JoinLine
 
-from .browser import PHONE, Taps, enable_semantics, running_app, screenshot, wait_for_text, with_editing_probe
+from .browser import PHONE, Taps, enable_semantics, go_in_app, running_app, screenshot, wait_for_text, with_editing_probe
 from .conftest import ROOT
 from .hostproc import HostProcess, running_host, wait_until_at_organizer
 from .test_app_drawn_join import ROSTER, organizer
@@ -345,12 +345,10 @@ def test_a_photo_of_the_qr_code_joins_and_a_sheet_begun_before_goes_to_the_drawn
         drawn_sheet_shown(page, drawn, 3)
 
         # The sheet begun before joining says on itself that it will not reach the organizer ...
-        page.goto(f"{url}blatt/{begun}")
-        enable_semantics(page)
+        go_in_app(page, f"{url}blatt/{begun}")
         wait_for_text(page, "Geht nicht an den Veranstalter: gehört zu keinem Turnier – auf der Startseite", 30_000)
         # ... and on the start screen it is marked, and goes to the drawn table.
-        page.goto(url)
-        enable_semantics(page)
+        go_in_app(page, url)
         wait_for_text(page, "Geht nicht an den Veranstalter: gehört zu keinem Turnier", 30_000)
         screenshot(page, "start-blatt-vor-dem-beitritt.png")
         Taps(page).tap("button", "An das Turnier senden")
