@@ -20,6 +20,8 @@ times; the figures are each variant's Chromium CPU for the same actions as a rat
 - ``fps=N``: ``requestAnimationFrame`` held to N frames a second (an init script): is it the frames?
 - ``mouse``: taps as mouse clicks instead of touches (the tests' phone pages take touches, ``finger``).
 - ``arg=FLAG``: one more Chromium flag (``--in-process-gpu``, ``--enable-features=SkiaGraphite``, ...).
+  Chromium takes the last ``--disable-features`` (or ``--enable-features``) only: one given here replaces
+  the tests' own (Playwright's list and ``WINDOW_FEATURES_OFF``), so give it whole.
 - ``drop=FLAG``: one of the tests' flags left out (``--disable-gpu``: GPU compositing on SwiftShader).
 - ``renderer=canvaskit`` or ``renderer=skwasm``: Flutter's web renderer forced (an init script adds it
   to the configuration Flet's bootstrap hands Flutter; Flet's own default, "auto", loads skwasm where
