@@ -1311,11 +1311,20 @@ def go_in_app(page, url: str) -> None:  # type: ignore[no-untyped-def]
     again: the address changes and Flutter's router hears of it (``popstate``), as after the browser's
     back button, and the app's routing (``main.py``) shows that screen. A new page load is a new start
     of Flutter's web client, about 2 s of Chromium's CPU (``python bench/browser.py --loads 5``): the
-    tests load a page anew only where a fresh start is what they check."""
+    tests load a page anew only where a fresh start is what they check.
+
+    Returns once the app has answered the new address and its answer is drawn (``ANSWERED``, as after a
+    tap): a text the screen before showed too ("Abschließen" on two sheets) is not taken for the new
+    screen's. A page that sends the app no event for it fails, saying what it shows."""
     target = urlsplit(url)
     here = urlsplit(page.url)
     assert (target.scheme, target.netloc) == (here.scheme, here.netloc), f"{url} is not the app of {page.url}"
-    page.evaluate(GO_IN_APP, target.path + (f"?{target.query}" if target.query else ""))
+    path = target.path + (f"?{target.query}" if target.query else "")
+    since = traffic_number(page)
+    page.evaluate(GO_IN_APP, path)
+    answer = page.evaluate(ANSWERED, [since, EVENT_FRAMES, patient()])
+    if answer != "answered":
+        raise ScreenAssertionError(f"the app did not answer the address {path!r} ({answer}). {what_the_screen_shows(page)}")
 
 
 def sheet_files(data_dir: Path) -> dict[str, bytes]:

@@ -43,3 +43,17 @@ def test_a_control_the_wheel_never_brings_up_is_reported_with_its_turns(
     assert turns is not None and int(turns.group(1)) >= 2, message
     shot = re.search(r"\(screenshot: (\S+\.png);", message)
     assert shot is not None and Path(shot.group(1)).parent == tmp_path and Path(shot.group(1)).stat().st_size > 0, message
+
+
+@pytest.mark.browser
+def test_a_way_in_the_app_that_the_app_never_answers_fails_and_says_so(browser: Any) -> None:
+    """``go_in_app`` returns only once the app has answered the new address: on a page with no app
+    behind it (no connection to answer over) it fails, naming the address, instead of letting the
+    test read the screen it was on for the one it wanted."""
+    page = browser_helpers.with_editing_probe(browser.new_page(viewport={"width": 412, "height": 915}))
+    page.route("http://waits.check/**", lambda route: route.fulfill(body="<p>Start</p>", content_type="text/html"))
+    page.goto("http://waits.check/")
+    with pytest.raises(ScreenAssertionError) as failure:
+        browser_helpers.go_in_app(page, "http://waits.check/hilfe")
+    page.close()
+    assert str(failure.value).startswith("the app did not answer the address '/hilfe' (no connection)"), failure.value
