@@ -30,6 +30,7 @@ import pytest
 from filelock import FileLock
 from PIL import Image, ImageChops
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from .conftest import ROOT, wait_for
 
@@ -383,6 +384,14 @@ def organizer_page(browser: Any) -> Iterator[Any]:
         yield context.new_page()
     finally:
         context.close()
+
+
+def page_says(page: Any, text: str) -> None:
+    """Wait until an organizer page (HTML, not the app's canvas) shows ``text``; fail after ``PATIENCE_MS``.
+
+    For a page a click has just opened: ``click()`` returns once the new page is committed, before it is
+    parsed, so ``page.content()`` or a ``count()`` read at once may see none of it (CI on 95ecf7f)."""
+    expect(page.locator("body")).to_contain_text(text, timeout=PATIENCE_MS)
 
 
 ANNOUNCED = "Tischblock läuft: "

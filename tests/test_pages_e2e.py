@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from scoring import Sheet
 
-from .browser import DESK, PATIENCE_MS, PHONE, docs_screenshot, organizer_page
+from .browser import DESK, PATIENCE_MS, PHONE, docs_screenshot, organizer_page, page_says
 from .hostproc import HostProcess, running_host
 from .pages_helpers import Phone, join_code_of, schafkopf_serie, watten_durchgang
 
@@ -111,7 +111,7 @@ def test_an_organizer_runs_a_watten_and_a_schafkopf_tournament(host: HostProcess
     page.locator('input[name="rounds"]').fill("3")
     page.get_by_role("button", name="Speichern").click()
     assert "Turnier gespeichert" in flash(page)
-    expect(page.locator("body")).to_contain_text("70 Minuten je Durchgang", timeout=PATIENCE_MS)
+    page_says(page, "70 Minuten je Durchgang")
     shot(page, "einrichten")
 
     # -- roster: a bad file imports nothing; the good one all --------------------------------------
@@ -122,7 +122,7 @@ def test_an_organizer_runs_a_watten_and_a_schafkopf_tournament(host: HostProcess
     page.get_by_role("button", name="Importieren").click()
     alert = page.get_by_role("alert").inner_text()
     assert "Nichts importiert" in alert and "Zeile 5" in alert and "Zeile 6" in alert
-    expect(page.locator("body")).to_contain_text("Noch niemand angemeldet", timeout=PATIENCE_MS)
+    page_says(page, "Noch niemand angemeldet")
     shot(page, "import-fehler")
     good = tmp_path / "startliste.csv"
     good.write_text(watten_csv(WATTEN_TEAMS), encoding="utf-8")

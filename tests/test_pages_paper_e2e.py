@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from scoring import Sheet, find_ruleset
 
-from .browser import PATIENCE_MS, PHONE
+from .browser import PATIENCE_MS, PHONE, page_says
 from .hostproc import HostProcess
 from .pages_helpers import Phone, join_code_of, schafkopf_serie, watten_durchgang
 from .test_pages_e2e import DESK, SCHAFKOPF_PLAYERS, WATTEN_TEAMS, flash, host, page, row_of, shot, watten_csv  # noqa: F401  (host, page: fixtures)
@@ -206,7 +206,5 @@ def test_the_desk_types_paper_tischlisten_and_the_phones_sheets_are_compared_wit
     assert page.locator(".state-unterschrieben").count() == 2, page.content()
     row_of(page, 2).get_by_role("link", name="Blätter ansehen").click()
     # a new page: waited for, not read while the link's answer may still be loading
-    expect(page.locator("body")).to_contain_text(
-        "Die Blätter stimmen in den Summen überein (Spielpunkte, Tischpunkte)", timeout=PATIENCE_MS
-    )
+    page_says(page, "Die Blätter stimmen in den Summen überein (Spielpunkte, Tischpunkte)")
     page.set_viewport_size(DESK)

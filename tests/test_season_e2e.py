@@ -11,12 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from scoring.season import SEASONS_NOT_IN_RULES
 
-from .browser import PATIENCE_MS, docs_screenshot, organizer_page
+from .browser import docs_screenshot, organizer_page, page_says
 from .hostproc import HostProcess, running_host
 from .pages_helpers import organizer_session
 from .test_season_pages import play_cup
@@ -68,7 +67,7 @@ def test_an_organizer_sets_up_a_season_with_two_tournaments_and_prints_it(host: 
     for team in ("Adler", "Bären", "Dachse", "Eulen"):
         assert team in table
     assert "Cup 1: " in table and "Cup 2: " in table
-    expect(page.locator("body")).to_contain_text("Übliche Cup-Wertung (Vorgabe)", timeout=PATIENCE_MS)
+    page_says(page, "Übliche Cup-Wertung (Vorgabe)")
     docs_screenshot(page, "veranstalter-saison.png", full_page=False)
 
     with page.expect_download() as info:
