@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -44,6 +45,22 @@ def bench_script(name: str) -> Any:
     sys.modules[spec.name] = module  # a dataclass's annotations are looked up in its module
     spec.loader.exec_module(module)
     return module
+
+
+def run_bench(script: str, *args: str, timeout: float = 300) -> str:
+    """What ``bench/SCRIPT`` with ``args`` printed, run from the checkout on its own code; it must end
+    well (a bench's test runs it on a tiny size: the command its figures name still works)."""
+    done = subprocess.run(
+        [sys.executable, f"bench/{script}", *args],
+        cwd=ROOT,
+        env=checkout_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
 
 
 def checkout_env() -> dict[str, str]:

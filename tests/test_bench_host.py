@@ -5,26 +5,15 @@ no temporary directory behind."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from .conftest import ROOT, checkout_env
+from .conftest import run_bench
 
 
 def bench(*args: str) -> str:
-    """What ``bench/host.py`` with ``args`` printed; it must end well."""
-    done = subprocess.run(
-        [sys.executable, "bench/host.py", *args],
-        cwd=ROOT,
-        env=checkout_env(),  # bench/host.py drops TISCHBLOCK_CHECK_PROCESSES itself: its host runs as by default
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
+    """What ``bench/host.py`` with ``args`` printed (it drops TISCHBLOCK_CHECK_PROCESSES itself: its host
+    runs as by default); it must end well."""
+    return run_bench("host.py", *args)
 
 
 def test_bench_host_runs_with_tiny_numbers() -> None:
