@@ -131,9 +131,22 @@ def _status_box(state: SheetState) -> ft.Control | None:
     )
 
 
+def listed_lines(state: SheetState, correct: Callable[[int], Any]) -> list[ft.Control]:
+    """The sheet's lines as the screen lists them, newest first, each keyed by its entry (``_line``)."""
+    lines: list[ft.Control] = []
+    for line in reversed(state.lines):
+        lines.extend(_line(state, line, correct))
+    if not lines:
+        lines.append(ft.Text("Noch kein Spiel eingetragen.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+    return lines
+
+
 def _line(state: SheetState, line: LineView, correct: Callable[[int], Any]) -> list[ft.Control]:
     open_ = state.expanded == line.entry
+    # keyed by the entry: a new game comes in on top, and without a key every line below took the text of
+    # the line that had stood above it, so each game re-sent and re-laid out the whole sheet (issue 24)
     tile = ft.ListTile(
+        key=f"line-{line.entry}",
         dense=True,
         min_height=52,
         title=ft.Text(
@@ -176,6 +189,7 @@ def _line(state: SheetState, line: LineView, correct: Callable[[int], Any]) -> l
             )
         rows.append(
             ft.Container(
+                key=f"line-{line.entry}-open",
                 padding=ft.Padding.only(left=16, right=12, bottom=8),
                 content=ft.Column(spacing=4, controls=details),
             )
@@ -317,11 +331,7 @@ def SheetScreen(state: SheetState, tournament: TournamentState, on_close: Callab
     status = _status_box(state) if large_text else None
     if status is not None:
         panel.insert(0, status)
-    lines: list[ft.Control] = []
-    for line in reversed(state.lines):
-        lines.extend(_line(state, line, correct))
-    if not lines:
-        lines.append(ft.Text("Noch kein Spiel eingetragen.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+    lines = listed_lines(state, correct)
     close_label = "Blatt abgeschlossen" if state.closed else "Abschließen und unterschreiben"
     close_name = "Ergebnis" if state.closed else "Abschließen"
     close_icon = ft.Icons.VERIFIED if state.closed else ft.Icons.DRAW

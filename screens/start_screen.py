@@ -70,7 +70,9 @@ def _row(row: SheetRow, on_open: Callable[[str], None], sync: str | None, stray:
         weight=ft.FontWeight.W_600,
         color=ft.Colors.ON_SURFACE_VARIANT if row.closed else ft.Colors.PRIMARY,
     )
-    return ft.Card(content=ft.Column(spacing=0, controls=[_card(row, on_open, sync, state), *stray]))
+    # keyed by the sheet: the list is newest first, and the sheet just played moves to the top (as the
+    # sheet screen keys its lines)
+    return ft.Card(key=f"sheet-{row.id}", content=ft.Column(spacing=0, controls=[_card(row, on_open, sync, state), *stray]))
 
 
 def _card(row: SheetRow, on_open: Callable[[str], None], sync: str | None, state: ft.Text) -> ft.Control:
