@@ -71,8 +71,12 @@ from tests.browser import (  # noqa: E402
     with_editing_probe,
 )
 
-COUNT_FRAMES = """(() => { window.__benchFrames = 0; const raf = window.requestAnimationFrame.bind(window);
-  window.requestAnimationFrame = cb => { window.__benchFrames++; return raf(cb); }; })();"""
+COUNT_FRAMES = """(() => { window.__benchFrames = 0; let last = null; const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = cb => raf(ts => { if (ts !== last) { last = ts; window.__benchFrames++; } cb(ts); }); })();"""
+"""Counts the animation frames the page runs: the slots whose callbacks ran, each seen once by its time
+(every callback of a frame gets the same). Installed after the page's own scripts (``with_editing_probe``),
+which replace ``requestAnimationFrame`` (``FAST_FRAMES`` without calling the browser's): wrapping the
+browser's own before them counted 0 frames since 28 Nov."""
 
 WHICH_RENDERER = "() => window._flutter_skwasmInstance ? 'skwasm' : 'canvaskit'"
 """The renderer the page runs: Flet's bootstrap keeps skwasm's instance on the window."""
@@ -176,8 +180,8 @@ def run_once(variant: str, settle: float, actions: int = 10) -> list[tuple[str, 
                 context.add_init_script(flutter_config(config))
             if kind == "threads":
                 context.add_init_script(flutter_config({"forceSingleThreadedSkwasm": False}))
-            context.add_init_script(COUNT_FRAMES)
             page = with_editing_probe(context.new_page(), warp=float(value) if kind == "warp" else TIME_WARP_FACTOR)
+            page.add_init_script(COUNT_FRAMES)
             page.goto(url)
             enable_semantics(page)
             wait_for_text(page, "Noch kein Blatt", 30_000)
