@@ -45,12 +45,7 @@ def test_every_ruleset_is_in_the_readme_and_has_its_page(ruleset: str) -> None:
 def test_readme_output_is_real() -> None:
     """The README's command output is what the commands print now (regenerate: cog -r README.md)."""
     done = subprocess.run(
-        [sys.executable, "-m", "cogapp", "--check", "README.md"],
-        cwd=ROOT,
-        env=checkout_env(),
-        capture_output=True,
-        text=True,
-        check=False,
+        [sys.executable, "-m", "cogapp", "--check", "README.md"], cwd=ROOT, env=checkout_env(), capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, f"README.md is stale; run `.venv/bin/cog -r README.md`:\n{done.stdout}{done.stderr}"
 
