@@ -1,7 +1,7 @@
 """How long the organizer's pages take to render for a big tournament: the round's dashboard, the
 standings and the projector, over a real SQLite host store filled as the phones would fill it.
 
-    python bench/pages.py [--teams 64] [--rounds 3] [--repeat 5]
+    python bench/pages.py [--teams 64] [--rounds 3] [--repeat 15]
 
 Each team's sheet of every table and round is stored (two per Watten table, all signed, one table
 per round disputed), then every page is rendered ``--repeat`` times in this process (``Pages`` over
@@ -16,6 +16,7 @@ each time, since one keeps its standings for 11 seconds. This is a measurement, 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -69,6 +70,7 @@ def timed(label: str, action: Callable[[], object], repeat: int, baseline: float
     """Run ``action`` ``repeat`` times; print the medians of wall and CPU time and the CPU ratio to ``baseline``."""
     walls, cpus = [], []
     for _ in range(repeat):
+        gc.collect()  # each rendering starts after a full collection: what the last one left is not its cost
         wall, cpu = time.perf_counter(), time.process_time()
         action()
         walls.append(time.perf_counter() - wall)
@@ -83,7 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--teams", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=5, help="renderings of each page; the medians are printed")
+    parser.add_argument("--repeat", type=int, default=15, help="renderings of each page; the medians are printed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         host_store = HostStore.open(Path(tmp))
