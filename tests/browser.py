@@ -91,8 +91,22 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--js-flags=--liftoff-only",
     *_disable_features(),
 ]
+"""The flags of every Chromium the tests launch. ``--js-flags=--liftoff-only`` keeps V8 from moving the
+page's WebAssembly (Flutter's ``main.dart.wasm`` and skwasm) up to its optimizing compiler: a trace of
+the bench's actions (Chromium's ``start_tracing``, category ``v8.wasm``, 2026-12-07) found 1.4 s of the
+renderer's CPU in 127 such compilations in 15 s (most of it register allocation for Flutter's large
+functions), work each new page does again. Without it the code runs faster once optimized, which the
+longest walk needs about as much as it saves (the 32-game Schafkopf Serie: 102.3 and 108.5 s of CPU
+with it, 102.8 and 106.4 s without); the other tests are short for their pages and gain. The browser
+tests alone (``./dev test -m browser``, in turn, 12:35 and 12:43): 916.2 s of CPU with it against
+1040.7 s (the renderer 345.9 s against 439.5 s), 8:21 against 9:38. What the app does and draws is
+the same: only how fast its code runs (``tests/test_chromium_flags.py`` checks that the flag holds)."""
+CHROMIUM_ARGS_VARIABLE = "TISCHBLOCK_TEST_CHROMIUM_ARGS"
+"""More flags for every Chromium the tests launch, separated by spaces, to measure a flag on the real tests
+(``--js-flags=--no-wasm-tier-up``); unset: ``CHROMIUM_ARGS`` alone."""
 PHONE = {"width": 412, "height": 915}
 DESK = {"width": 1280, "height": 800}
 """The organizer's laptop."""
@@ -327,7 +341,7 @@ def chromium_and_watch(
     from .renderer_watch import RendererWatch
 
     port = free_port()
-    args = [*CHROMIUM_ARGS, f"--remote-debugging-port={port}", *extra_args]
+    args = [*CHROMIUM_ARGS, *os.environ.get(CHROMIUM_ARGS_VARIABLE, "").split(), f"--remote-debugging-port={port}", *extra_args]
     if profile is None:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
     else:

@@ -92,3 +92,53 @@ def test_playwrights_features_stay_off_and_no_page_starts_an_address_bar_of_its_
         last = _last_disabled(command)
         assert playwrights | set(WINDOW_FEATURES_OFF) <= last, sorted(playwrights | set(WINDOW_FEATURES_OFF) - last)
         assert not [child for child in children if "--top-chrome-webui" in child]
+
+
+HOT_WASM = """async () => {
+  // (func (export "f") (param i32) (result i32) (local i32): the sum of param .. 1, one loop
+  const bytes = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x01, 0x06, 0x01, 0x60, 0x01, 0x7f, 0x01, 0x7f,  0x03, 0x02, 0x01, 0x00,
+    0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00,
+    0x0a, 0x1b, 0x01, 0x19, 0x01, 0x01, 0x7f, 0x03, 0x40,
+    0x20, 0x01, 0x20, 0x00, 0x6a, 0x21, 0x01,  0x20, 0x00, 0x41, 0x01, 0x6b, 0x22, 0x00,  0x0d, 0x00, 0x0b,
+    0x20, 0x01, 0x0b]);
+  const { instance } = await WebAssembly.instantiate(bytes);
+  let sum = 0;
+  for (let i = 0; i < 20; i++) sum = instance.exports.f(1000000);
+  return sum;
+}"""
+"""A page's WebAssembly made hot: one function looping 20 million times, far over V8's budget for
+moving a function up to its optimizing compiler (``--wasm-tiering-budget``)."""
+
+
+def _optimized_wasm_functions(args: list[str], tmp_path: Path) -> int:
+    """How many WebAssembly functions V8 compiled with its optimizing compiler while a page of a
+    Chromium launched with ``args`` ran ``HOT_WASM`` (Chromium's trace, ``wasm.TopTierCompilation``)."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    trace = tmp_path / f"trace-{len(list(tmp_path.iterdir()))}.json"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        try:
+            page = browser.new_page()
+            page.set_content("<p>Tischblock</p>")
+            browser.start_tracing(path=str(trace), categories=["v8.wasm", "disabled-by-default-v8.wasm.detailed"])
+            assert page.evaluate(HOT_WASM) == (sum(range(1, 1000001)) + 2**31) % 2**32 - 2**31  # an i32's wrap
+            browser.stop_tracing()
+        finally:
+            browser.close()
+    loaded = json.loads(trace.read_text())
+    events = loaded["traceEvents"] if isinstance(loaded, dict) else loaded
+    return sum(1 for event in events if event.get("name") == "wasm.TopTierCompilation" and event.get("ph") in ("X", "B"))
+
+
+def test_the_pages_webassembly_stays_on_v8s_baseline_compiler(tmp_path: Path) -> None:
+    """``--js-flags=--liftoff-only`` (``CHROMIUM_ARGS``): V8 never moves a page's WebAssembly up to its
+    optimizing compiler. Without the flag the same hot function is optimized, so the check can fail."""
+    require_chromium()
+    assert "--js-flags=--liftoff-only" in CHROMIUM_ARGS
+    without = [arg for arg in CHROMIUM_ARGS if arg != "--js-flags=--liftoff-only"]
+    assert _optimized_wasm_functions(without, tmp_path) > 0, "without the flag V8 optimized nothing: no check"
+    assert _optimized_wasm_functions(CHROMIUM_ARGS, tmp_path) == 0
