@@ -23,6 +23,7 @@ times; the figures are each variant's Chromium CPU for the same actions as a rat
   Chromium takes the last ``--disable-features`` (or ``--enable-features``) only: one given here replaces
   the tests' own (Playwright's list and ``WINDOW_FEATURES_OFF``), so give it whole.
 - ``drop=FLAG``: one of the tests' flags left out (``--disable-gpu``: GPU compositing on SwiftShader).
+  ``drop=--js-flags=--liftoff-only``: V8 optimizing the page's WebAssembly again, as before 7 Dec.
 - ``renderer=canvaskit`` or ``renderer=skwasm``: Flutter's web renderer forced (an init script adds it
   to the configuration Flet's bootstrap hands Flutter; Flet's own default, "auto", loads skwasm where
   the browser has WebAssembly GC and WebGL, as Chromium does).
