@@ -7,8 +7,9 @@ the children started by ``multiprocessing`` (a host's check processes, a test's 
 Runs the command and reads every process's user and system CPU from ``/proc`` five times a second
 until it ends (a process that ended is counted with its last reading, the command itself with all
 of its CPU; a process that was there before the command counts only what it used after), then prints
-the seconds per kind and their share. It sees every process on the machine, so it is meant for a
-machine doing nothing else; what else ran shows under "other". This is a measurement, not a test.
+the seconds per kind, their share and how many processes of the kind started during the run. It sees
+every process on the machine, so it is meant for a machine doing nothing else; what else ran shows
+under "other". This is a measurement, not a test.
 
 What the readings cannot see is counted too: a process of the command's tree that ended between two
 readings, or after its last one, lost that CPU from its kind (a host's short CLI calls, a test's
@@ -191,6 +192,14 @@ def ended(pid: int) -> bool:
     return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
+def processes(count: int) -> str:
+    """How many processes of a kind the readings saw start during the run (one that lived between two
+    readings is not among them: its CPU is in an "ended between two readings" row)."""
+    if count == 0:
+        return ""
+    return f" ({count} process{'es' if count != 1 else ''} started)"
+
+
 def main() -> int:
     args = sys.argv[1:]
     if args[:1] == ["--"]:
@@ -218,15 +227,18 @@ def main() -> int:
     process.wait()
     wall, machine = time.monotonic() - started, machine_cpu() - machine_before
     totals: Counter[str] = Counter()
+    started_here: Counter[str] = Counter()
     for key, (name, cpu) in seen.items():
         totals[name] += cpu - (before[key][1] if key in before else 0.0)
+        if key not in before:
+            started_here[name] += 1
     totals += family.unseen(root, seen, set(now), {key: reaped for key, (_, reaped) in reaped_before.items()})
     everything = sum(totals.values())
     print(f"wall {wall:.1f} s, CPU {everything:.1f} s on {os.cpu_count()} cores (load average now {os.getloadavg()[0]:.2f})")
     print(f"  the machine's CPU over the run (/proc/stat, everything but idle and waiting for disks): {machine:.1f} s")
     for name, cpu in totals.most_common():
         if cpu >= 0.05:
-            print(f"  {cpu:7.1f} s  {100 * cpu / everything:5.1f} %  {name}")
+            print(f"  {cpu:7.1f} s  {100 * cpu / everything:5.1f} %  {name}{processes(started_here[name])}")
     return process.returncode
 
 

@@ -23,9 +23,10 @@ def test_cpu_split_counts_the_commands_cpu_and_passes_its_exit_code_on() -> None
     )
     assert done.returncode == 3, done.stderr
     assert done.stdout.startswith("wall "), done.stdout
-    other = re.search(r"([\d.]+) s +[\d.]+ % +other Python", done.stdout)
+    other = re.search(r"([\d.]+) s +[\d.]+ % +other Python.*\((\d+) process(?:es)? started\)", done.stdout)
     # all of the child's 0.5 s: read as a zombie before it is reaped (it counted 0.3 to 0.45 s before that)
     assert other and float(other.group(1)) >= 0.5, done.stdout
+    assert other.group(2) == "1", done.stdout  # the command, the one process of its kind
 
 
 SHORT_LIVED = (
