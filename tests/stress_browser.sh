@@ -6,7 +6,8 @@
 #   tests/stress_browser.sh [ROUNDS] [pytest args ...]     (ROUNDS defaults to 3)
 #
 # The load is `stress-ng --cpu 2` (Debian: apt-get install -y stress-ng), else two Python busy loops.
-# Each round runs as `./dev test` does (TISCHBLOCK_TEST_WORKERS workers, default 2, --dist loadfile),
+# Each round runs as `./dev test` does (`./dev test-workers` workers: the cores and one more,
+# unless TISCHBLOCK_TEST_WORKERS says; --dist loadfile),
 # limited to the tests marked `browser`; with STRESS_TESTS=all, every test (the whole `./dev test`).
 # STRESS_LIMIT_S (default 5400) bounds the whole run; a round
 # still running then is stopped and counts as failed. Logs, and the screenshot a failed wait takes, go
@@ -17,7 +18,7 @@ PYTHON="${TISCHBLOCK_VENV:-.venv}/bin/python"
 ROUNDS="${1:-3}"
 shift || true
 LIMIT_S="${STRESS_LIMIT_S:-5400}"
-WORKERS="${TISCHBLOCK_TEST_WORKERS:-2}"
+WORKERS="$(./dev test-workers)"
 LOGS="$(mktemp -d /tmp/tischblock-stress-XXXXXX)"
 if [ "${STRESS_TESTS:-browser}" = all ]; then
     what="All tests"
