@@ -239,3 +239,21 @@ def test_the_wheel_check_sees_a_raw_turn_and_lets_turn_wheel_be(tmp_path: Path) 
         "def scroll(page):\n    page.mouse.move(1, 2)\n    page.mouse.wheel(0, 300)\n"
     )
     assert raw_wheel_turns(module, tmp_path) == ["m.py:6"]
+
+
+def test_the_tests_run_in_one_worker_more_than_the_cores_unless_told() -> None:
+    """``./dev test`` and ``tests/stress_browser.sh`` take their xdist workers from ``./dev test-workers``:
+    the cores and one more (three on two: the cores stood idle a tenth of a run with one per core,
+    README "Where the suite stands"), at most 8; ``TISCHBLOCK_TEST_WORKERS`` wins."""
+
+    def workers(**env: str) -> str:
+        environment = {k: v for k, v in os.environ.items() if k != "TISCHBLOCK_TEST_WORKERS"} | env
+        done = subprocess.run(
+            [str(ROOT / "dev"), "test-workers"], check=False, capture_output=True, text=True, env=environment, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert workers() == str(min(len(os.sched_getaffinity(0)) + 1, 8))
+    assert workers(TISCHBLOCK_TEST_WORKERS="5") == "5"
+    assert 'WORKERS="$(./dev test-workers)"' in (ROOT / "tests" / "stress_browser.sh").read_text()
