@@ -29,6 +29,30 @@ def test_cpu_split_counts_the_commands_cpu_and_passes_its_exit_code_on() -> None
     assert other.group(2) == "1", done.stdout  # the command, the one process of its kind
 
 
+STARTER = (
+    "import subprocess, sys, time\n"
+    "while True:\n"
+    "    subprocess.run([sys.executable, '-c', 'import time; time.sleep(0.5)'], check=True)\n"
+)
+
+
+def test_cpu_split_counts_only_the_processes_the_command_started() -> None:
+    """Python processes started beside the command, outside its tree, while it runs: the CI run of 7 Dec
+    (xdist's other workers starting CLIs) counted 3 where the command had started 1."""
+    beside = subprocess.Popen([sys.executable, "-c", STARTER])
+    try:
+        wait = "import time\nend = time.monotonic() + 2\nwhile time.monotonic() < end: time.sleep(0.05)"
+        done = subprocess.run(
+            [sys.executable, str(BENCH), "--", sys.executable, "-c", wait], check=False, capture_output=True, text=True, timeout=120
+        )
+    finally:
+        beside.kill()
+        beside.wait()
+    assert done.returncode == 0, done.stderr
+    other = re.search(r"% +other Python.*\((\d+) process(?:es)? started\)", done.stdout)
+    assert other and other.group(1) == "1", done.stdout  # the command; the dozen beside it are not its own
+
+
 SHORT_LIVED = (
     "import subprocess, sys\n"
     "burn = 'import time\\nend = time.process_time() + 0.05\\nwhile time.process_time() < end: pass'\n"
