@@ -14,6 +14,8 @@ import pytest
 from .conftest import bench_script
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "cpu_split.py"
+OTHER_PYTHON = re.compile(r"([\d.]+) s +[\d.]+ % +other Python.*\((\d+) process(?:es)? started\)")
+"""The split's row of other Python processes: its seconds and how many the command started."""
 BURN = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass\nraise SystemExit(3)"
 
 
@@ -23,7 +25,7 @@ def test_cpu_split_counts_the_commands_cpu_and_passes_its_exit_code_on() -> None
     )
     assert done.returncode == 3, done.stderr
     assert done.stdout.startswith("wall "), done.stdout
-    other = re.search(r"([\d.]+) s +[\d.]+ % +other Python.*\((\d+) process(?:es)? started\)", done.stdout)
+    other = OTHER_PYTHON.search(done.stdout)
     # all of the child's 0.5 s: read as a zombie before it is reaped (it counted 0.3 to 0.45 s before that)
     assert other and float(other.group(1)) >= 0.5, done.stdout
     assert other.group(2) == "1", done.stdout  # the command, the one process of its kind
@@ -49,8 +51,8 @@ def test_cpu_split_counts_only_the_processes_the_command_started() -> None:
         beside.kill()
         beside.wait()
     assert done.returncode == 0, done.stderr
-    other = re.search(r"% +other Python.*\((\d+) process(?:es)? started\)", done.stdout)
-    assert other and other.group(1) == "1", done.stdout  # the command; the dozen beside it are not its own
+    other = OTHER_PYTHON.search(done.stdout)
+    assert other and other.group(2) == "1", done.stdout  # the command; the dozen beside it are not its own
 
 
 SHORT_LIVED = (
