@@ -250,8 +250,8 @@ def count_statistics(many: Path, few: Path) -> None:
 def count_instructions(
     submits: tuple[Path, list[str]] | None, stores: tuple[Path, Path] | None
 ) -> tuple[list[tuple[int, int, int, int]], list[int]]:
-    """In one child process under valgrind's callgrind (``bench/instructions.py``; its start, about 40 s
-    of CPU under valgrind, paid once): per ruleset of ``submits`` (a store's folder and the ruleset
+    """In one child process under valgrind's callgrind (``bench/instructions.py``; its start, uncounted
+    until the first mark, paid once): per ruleset of ``submits`` (a store's folder and the ruleset
     ids) the instructions of saving and of showing its first game, and of its last game
     (``count_submits``), and the instructions of each part of ``STATISTICS_PARTS`` over the store
     in ``stores``' first folder (``count_statistics``). The same on every run, whatever else runs.
