@@ -85,13 +85,18 @@ def sheet_page(browser: Any, url: str, scale: float) -> Any:
 
 
 def settled_boxes(page: Any) -> list[list[Any]]:
-    """``BOXES`` once two reads a frame apart agree (the screen built and drawn, any scroll done)."""
+    """``BOXES`` once two reads a frame apart agree and the screen's node covers the page (the screen
+    built and drawn at the page's size, any scroll done). Two reads alone could agree on a size the page
+    had before: after ``readable_screenshot``'s way back by a screen one pixel wider, whose few frames
+    end after 2 s on a busy machine, Flutter's semantics still showed 413 px for two frames (`./dev test`, 8 Dec)."""
     deadline = time.monotonic() + PATIENCE_MS / 1000
+    size = page.viewport_size
+    screen = [0, 0, size["width"], size["height"]]
     before = page.evaluate(BOXES)
     while True:
         next_frame(page)
         now = page.evaluate(BOXES)
-        if now == before and len(now) > 10:
+        if now == before and len(now) > 10 and now[0][1:] == screen:
             return list(now)
         assert time.monotonic() < deadline, f"the screen did not settle: {now}"
         before = now
