@@ -34,7 +34,8 @@ import tempfile
 from pathlib import Path
 
 MARKER = "getsid"
-"""The libc function whose calls make callgrind write its counters out (``mark``)."""
+"""The function whose calls make callgrind write its counters out (``mark``): libc's, or in a child
+started with the instrumentation off the one preloaded from ``SWITCH_SOURCE``."""
 
 SWITCH_SOURCE = Path(__file__).with_name("callgrind_switch.c")
 """The ``getsid`` preloaded into a child: its first call switches callgrind's instrumentation on."""
